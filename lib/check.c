@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The check: is the file behind a descriptor trusted for execution under a
+ * check policy?  Three backends answer it: the patched kernel's trusted_for()
+ * system call, execveat(AT_EXECVE_CHECK), and an emulation from fstat(),
+ * fstatfs() and the execute permission.  This is the only file that makes
+ * system calls about the checked file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "missing.h"
+
+static struct tf_kernel kernel;
+static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
+
+static void probe_once(void)
+{
+	/*
+	 * Kernels before 6.14 reject the unknown flag with EINVAL before they
+	 * look at the descriptor; newer ones get as far as the bad descriptor.
+	 * Either way nothing is executed.
+	 */
+	char *argv[] = { "trustedfor-probe", NULL };
+	char *envp[] = { NULL };
+
+	errno = 0;
+	if (syscall(SYS_execveat, -1, "", argv, envp,
+		    AT_EMPTY_PATH | AT_EXECVE_CHECK) < 0 && errno == EBADF)
+		kernel.execve_check = 1;
+#ifdef TRUSTED_FOR_SYSCALL_NR
+	kernel.patched = access(TRUSTED_FOR_KERNEL_POLICY_PATH, F_OK) == 0;
+#endif
+}
+
+void tf_kernel_probe(struct tf_kernel *k)
+{
+	pthread_once(&kernel_once, probe_once);
+	*k = kernel;
+}
+
+/* The patched kernel's fs.trusted_for_policy; 3 when it cannot be read. */
+int tf_kernel_policy(unsigned int *policy)
+{
+	char buf[16] = "";
+	int fd = open(TRUSTED_FOR_KERNEL_POLICY_PATH, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	*policy = TRUSTED_FOR_POLICY_ALL;
+	if (n < 2 || buf[0] < '0' || buf[0] > '3' || buf[1] != '\n')
+		return -1;
+	*policy = (unsigned int)(buf[0] - '0');
+	return 0;
+}
+
+static const char *file_type(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "directory";
+	case S_IFIFO: return "FIFO or pipe";
+	case S_IFSOCK: return "socket";
+	case S_IFCHR: return "character device";
+	case S_IFBLK: return "block device";
+	case S_IFLNK: return "symbolic link";
+	case S_IFREG: return "regular file";
+	}
+	return "unknown file type";
+}
+
+static const char *kernel_internal_fs(long type)
+{
+	switch (type) {
+	case PROC_SUPER_MAGIC: return "procfs";
+	case SYSFS_MAGIC: return "sysfs";
+	case CGROUP_SUPER_MAGIC: return "cgroupfs";
+	case CGROUP2_SUPER_MAGIC: return "cgroup2fs";
+	}
+	return NULL;
+}
+
+static int deny(struct trusted_for_verdict *v, enum trusted_for_reason reason,
+		int error)
+{
+	v->reason = reason;
+	v->error = error;
+	return -1;
+}
+
+/*
+ * The emulation.  Errors come in the kernel's order so that the verdicts
+ * match execveat(AT_EXECVE_CHECK): EACCES for the file type, then the mount,
+ * then the permission, and only then ETXTBSY for a write-open descriptor.
+ */
+static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v)
+{
+	struct stat st;
+	struct statfs sfs;
+	const char *internal;
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
+		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR :
+						TRUSTED_FOR_ERROR, errno);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(v->detail, sizeof(v->detail), "%s",
+			 file_type(st.st_mode));
+		return deny(v, TRUSTED_FOR_NOT_REGULAR, EACCES);
+	}
+	internal = kernel_internal_fs(sfs.f_type);
+	if (internal) {
+		snprintf(v->detail, sizeof(v->detail), "%s", internal);
+		return deny(v, TRUSTED_FOR_KERNEL_INTERNAL, EACCES);
+	}
+	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && (sfs.f_flags & ST_NOEXEC))
+		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
+	if (policy & TRUSTED_FOR_POLICY_FILE) {
+		int r = tf_exec_permission(fd, &st);
+
+		if (r < 0 && errno == EACCES) {
+			snprintf(v->detail, sizeof(v->detail), "uid %u",
+				 (unsigned int)geteuid());
+			return deny(v, TRUSTED_FOR_NO_EXEC_PERMISSION, EACCES);
+		}
+		if (r < 0)
+			return deny(v, TRUSTED_FOR_ERROR, errno);
+	}
+	if (!(fl & O_PATH) && (fl & O_ACCMODE) != O_RDONLY)
+		return deny(v, TRUSTED_FOR_WRITE_OPEN, ETXTBSY);
+	return 0;
+}
+
+static int kernel_check(int fd, enum trusted_for_backend backend)
+{
+	char self[32];
+	char *argv[] = { self, NULL };
+	char *envp[] = { NULL };
+
+	if (backend == TRUSTED_FOR_BACKEND_SYSCALL) {
+#ifdef TRUSTED_FOR_SYSCALL_NR
+		return (int)syscall(TRUSTED_FOR_SYSCALL_NR, fd,
+				    TRUSTED_FOR_EXECUTION, 0);
+#else
+		errno = ENOSYS;
+		return -1;
+#endif
+	}
+	/* A real argv: the kernel warns about a NULL one. */
+	snprintf(self, sizeof(self), "/dev/fd/%d", fd);
+	return (int)syscall(SYS_execveat, fd, "", argv, envp,
+			    AT_EMPTY_PATH | AT_EXECVE_CHECK);
+}
+
+/*
+ * The kernel says only EACCES; the emulation, run afterwards, finds which
+ * check failed.  If none did, an LSM's exec hook refused the file.
+ */
+static void explain_kernel_denial(int fd, unsigned int policy,
+				  struct trusted_for_verdict *v)
+{
+	int error = errno;
+	struct trusted_for_verdict why = { 0 };
+
+	v->error = error;
+	if (error == EBADF) {
+		v->reason = TRUSTED_FOR_BAD_DESCRIPTOR;
+	} else if (error == ETXTBSY) {
+		v->reason = TRUSTED_FOR_WRITE_OPEN;
+	} else if (error != EACCES) {
+		v->reason = TRUSTED_FOR_ERROR;
+	} else if (emulate(fd, policy, &why) < 0 && why.error == EACCES) {
+		v->reason = why.reason;
+		memcpy(v->detail, why.detail, sizeof(v->detail));
+	} else {
+		v->reason = TRUSTED_FOR_KERNEL_DENIED;
+		snprintf(v->detail, sizeof(v->detail), "an LSM or IMA");
+	}
+}
+
+static void describe(struct trusted_for_verdict *v, int fd, const char *name)
+{
+	char mnt[256];
+
+	if (v->reason == TRUSTED_FOR_NOEXEC_MOUNT && !v->detail[0] &&
+	    tf_mount_point(fd, mnt, sizeof(mnt)) == 0)
+		snprintf(v->detail, sizeof(v->detail), "%s", mnt);
+	if (v->reason == TRUSTED_FOR_ERROR && !v->detail[0])
+		snprintf(v->detail, sizeof(v->detail), "%s",
+			 strerror(v->error));
+	if (v->trusted)
+		snprintf(v->message, sizeof(v->message),
+			 "%s: trusted for execution", name);
+	else
+		snprintf(v->message, sizeof(v->message),
+			 "%s: not trusted for execution: %s", name,
+			 trusted_for_reason_string(v->reason));
+}
+
+int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
+	     const char *name, struct trusted_for_verdict *v)
+{
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	v->policy = policy;
+	v->backend = backend;
+	if (!name)
+		name = "(descriptor)";
+	if (fcntl(fd, F_GETFD) < 0) {
+		r = deny(v, TRUSTED_FOR_BAD_DESCRIPTOR, EBADF);
+	} else if (policy > TRUSTED_FOR_POLICY_ALL) {
+		r = deny(v, TRUSTED_FOR_ERROR, EINVAL);
+	} else if (backend == TRUSTED_FOR_BACKEND_EMULATED) {
+		r = policy ? emulate(fd, policy, v) : 0;
+	} else if (backend == TRUSTED_FOR_BACKEND_SYSCALL ||
+		   backend == TRUSTED_FOR_BACKEND_EXECVE_CHECK) {
+		r = kernel_check(fd, backend);
+		if (r < 0) {
+			explain_kernel_denial(fd, policy, v);
+			r = -1;
+		}
+	} else {
+		r = deny(v, TRUSTED_FOR_ERROR, EINVAL);
+	}
+	v->trusted = r == 0;
+	describe(v, fd, name);
+	errno = v->error;
+	return r;
+}

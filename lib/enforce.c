@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The enforcement layer: turns a check into "run it" or "refuse it" as
+ * SPEC section 3's table says, and is the one place that writes the audit log.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "missing.h"
+
+/* Log values are quoted; a name may hold quotes, newlines or worse. */
+static void quote(char *out, size_t size, const char *in)
+{
+	size_t n = 0;
+
+	for (; *in && n + 5 < size; in++) {
+		unsigned char ch = (unsigned char)*in;
+
+		if (ch == '"' || ch == '\\' || ch < ' ' || ch == 0x7f)
+			n += (size_t)snprintf(out + n, size - n, "\\x%02x", ch);
+		else
+			out[n++] = (char)ch;
+	}
+	out[n] = '\0';
+}
+
+static const char *enforced_by(const struct trusted_for_policy *p,
+			       unsigned int bit)
+{
+	unsigned int secbit = bit == TRUSTED_FOR_ENFORCE_FILE ?
+				      SECBIT_EXEC_RESTRICT_FILE :
+				      SECBIT_EXEC_DENY_INTERACTIVE;
+
+	if (p->securebits & secbit)
+		return "securebits";
+	if (p->file_enforce & bit)
+		return p->file_state == TRUSTED_FOR_SOURCE_FAIL_CLOSED ?
+			       "bad policy file" : "policy file";
+	if (p->env_enforce & bit)
+		return "TRUSTEDFOR_ENFORCE";
+	if (p->process_enforce & bit)
+		return "interpreter";
+	return "none";
+}
+
+static void log_verdict(const struct trusted_for_verdict *v, const char *kind,
+			const char *name, const char *by)
+{
+	char qname[512], qdetail[512], exe[512], qexe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	quote(qname, sizeof(qname), name);
+	quote(qdetail, sizeof(qdetail), v->detail);
+	quote(qexe, sizeof(qexe), exe);
+	tf_log(v->allowed ? LOG_NOTICE : LOG_WARNING,
+	       "%s %s=\"%s\" reason=\"%s\" detail=\"%s\" policy=%u enforced-by=%s pid=%d exe=\"%s\"",
+	       v->allowed ? "audit" : "refused", kind, qname,
+	       trusted_for_reason_string(v->reason), qdetail, v->policy, by,
+	       (int)getpid(), qexe);
+}
+
+static int decide(struct trusted_for_verdict *v, const struct trusted_for_policy *p,
+		  unsigned int bit, const char *kind, const char *name)
+{
+	v->enforce = p->enforce;
+	v->allowed = v->trusted || !(p->enforce & bit);
+	if (!v->trusted && (!v->allowed || p->audit))
+		log_verdict(v, kind, name, enforced_by(p, bit));
+	if (v->allowed)
+		return 0;
+	errno = EACCES;
+	return -1;
+}
+
+TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
+				     struct trusted_for_verdict *v)
+{
+	struct trusted_for_policy p;
+
+	trusted_for_get_policy(&p);
+	if (!name)
+		name = "(descriptor)";
+	tf_check(fd, p.policy, p.backend, name, v);
+	return decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, "file", name);
+}
+
+TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
+					    struct trusted_for_verdict *v)
+{
+	struct trusted_for_policy p;
+
+	trusted_for_get_policy(&p);
+	if (!name)
+		name = fd < 0 ? "(interactive)" : "(descriptor)";
+	if (fd >= 0) {
+		/* stdin that passes the check is code from a checked file. */
+		tf_check(fd, p.policy, p.backend, name, v);
+	} else {
+		memset(v, 0, sizeof(*v));
+		v->policy = p.policy;
+		v->backend = p.backend;
+		v->reason = TRUSTED_FOR_INTERACTIVE;
+		v->error = EACCES;
+	}
+	if (!v->trusted) {
+		char why[256];
+
+		/* The check's reason, e.g. a pipe, goes into the detail. */
+		snprintf(why, sizeof(why), "%.64s%s%.180s",
+			 fd < 0 ? "" : trusted_for_reason_string(v->reason),
+			 fd >= 0 && v->detail[0] ? ": " : "", v->detail);
+		memcpy(v->detail, why, sizeof(v->detail));
+		v->reason = TRUSTED_FOR_INTERACTIVE;
+		snprintf(v->message, sizeof(v->message),
+			 "%s: interactive code refused%s%s", name,
+			 v->detail[0] ? ": " : "", v->detail);
+	}
+	return decide(v, &p, TRUSTED_FOR_ENFORCE_INTERACTIVE, "interactive",
+		      name);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Interfaces between the library's layers; nothing here is exported. */
+#ifndef TRUSTEDFOR_INTERNAL_H
+#define TRUSTEDFOR_INTERNAL_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "trustedfor.h"
+
+#define TF_EXPORT __attribute__((visibility("default")))
+
+/* check.c: the bottom layer. */
+struct tf_kernel {
+	int patched;	  /* /proc/sys/fs/trusted_for_policy exists */
+	int execve_check; /* execveat() knows AT_EXECVE_CHECK */
+};
+void tf_kernel_probe(struct tf_kernel *k);
+int tf_kernel_policy(unsigned int *policy);
+int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
+	     const char *name, struct trusted_for_verdict *v);
+
+/* exec_permission.c: may the effective credentials execute this file? */
+int tf_exec_permission(int fd, const struct stat *st);
+
+/* mount_point.c */
+int tf_mount_point(int fd, char *buf, size_t size);
+
+/* policy_file.c */
+struct tf_config {
+	unsigned int policy;
+	unsigned int enforce;
+	int audit;
+	enum trusted_for_log_target log_target;
+	enum trusted_for_source state;
+	char problem[TRUSTED_FOR_MESSAGE_MAX];
+};
+#define TF_POLICY_FILE_MAX (64 * 1024)
+#define TF_POLICY_LINE_MAX 256
+void tf_config_defaults(struct tf_config *c);
+void tf_config_fail_closed(struct tf_config *c, const char *why);
+int tf_policy_parse(const char *buf, size_t len, struct tf_config *c);
+void tf_policy_load(const char *path, struct tf_config *c);
+
+/* policy.c */
+void tf_config_get(struct tf_config *c);
+int tf_enforce_parse(const char *list, unsigned int *enforce);
+unsigned int tf_env_enforce(void);
+int tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
+			enum trusted_for_backend *backend);
+
+/* log.c */
+void tf_log(int priority, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

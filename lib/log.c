@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The library's only way out: one log function the caller can replace. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <syslog.h>
+
+#include "internal.h"
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static trusted_for_log_fn log_fn;
+static void *log_data;
+
+TF_EXPORT int trusted_for_set_log_fn(trusted_for_log_fn fn, void *data)
+{
+	pthread_mutex_lock(&log_lock);
+	log_fn = fn;
+	log_data = data;
+	pthread_mutex_unlock(&log_lock);
+	return 0;
+}
+
+static void default_log(int priority, const char *line)
+{
+	struct tf_config c;
+
+	tf_config_get(&c);
+	if (c.log_target == TRUSTED_FOR_LOG_SYSLOG)
+		syslog(LOG_AUTHPRIV | priority, "trustedfor: %s", line);
+	else if (c.log_target == TRUSTED_FOR_LOG_STDERR)
+		fprintf(stderr, "trustedfor: %s\n", line);
+}
+
+void tf_log(int priority, const char *fmt, ...)
+{
+	char line[1024];
+	trusted_for_log_fn fn;
+	void *data;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&log_lock);
+	fn = log_fn;
+	data = log_data;
+	pthread_mutex_unlock(&log_lock);
+	if (fn)
+		fn(priority, line, data);
+	else
+		default_log(priority, line);
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy file, trustedfor.conf(5).  Strict: anything it does not fully
+ * understand, and any file that someone other than root could have written,
+ * fails closed (every check, all enforcement, auditing on).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+void tf_config_defaults(struct tf_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->policy = TRUSTED_FOR_POLICY_ALL;
+	c->log_target = TRUSTED_FOR_LOG_SYSLOG;
+	c->state = TRUSTED_FOR_SOURCE_DEFAULT;
+}
+
+void tf_config_fail_closed(struct tf_config *c, const char *why)
+{
+	enum trusted_for_log_target target = c->log_target;
+
+	tf_config_defaults(c);
+	c->enforce = TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE;
+	c->audit = 1;
+	/* A log target already parsed is kept only if it still logs. */
+	c->log_target = target == TRUSTED_FOR_LOG_STDERR ? target :
+							   TRUSTED_FOR_LOG_SYSLOG;
+	c->state = TRUSTED_FOR_SOURCE_FAIL_CLOSED;
+	snprintf(c->problem, sizeof(c->problem), "%s", why);
+}
+
+static int fail(struct tf_config *c, const char *fmt, ...)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	tf_config_fail_closed(c, why);
+	return -1;
+}
+
+static int set_value(struct tf_config *c, const char *key, const char *value)
+{
+	if (!strcmp(key, "policy")) {
+		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3')
+			return -1;
+		c->policy = (unsigned int)(value[0] - '0');
+	} else if (!strcmp(key, "enforce")) {
+		return tf_enforce_parse(value, &c->enforce);
+	} else if (!strcmp(key, "audit")) {
+		if (strcmp(value, "on") && strcmp(value, "off"))
+			return -1;
+		c->audit = !strcmp(value, "on");
+	} else if (!strcmp(key, "log")) {
+		if (!strcmp(value, "syslog"))
+			c->log_target = TRUSTED_FOR_LOG_SYSLOG;
+		else if (!strcmp(value, "stderr"))
+			c->log_target = TRUSTED_FOR_LOG_STDERR;
+		else if (!strcmp(value, "none"))
+			c->log_target = TRUSTED_FOR_LOG_NONE;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const keys[] = { "policy", "enforce", "audit", "log" };
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/* One "key = value" line, NUL-terminated, without its newline. */
+static int parse_line(struct tf_config *c, char *line, int lineno,
+		      unsigned int *seen)
+{
+	char *eq, *key, *value;
+	size_t k;
+
+	key = trim(line);
+	if (!*key || *key == '#')
+		return 0;
+	eq = strchr(key, '=');
+	if (!eq)
+		return fail(c, "line %d: expected key = value", lineno);
+	*eq = '\0';
+	key = trim(key);
+	value = trim(eq + 1);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!strcmp(key, keys[k]))
+			break;
+	if (k == sizeof(keys) / sizeof(keys[0]))
+		return fail(c, "line %d: unknown key '%.64s'", lineno, key);
+	if (*seen & (1U << k))
+		return fail(c, "line %d: duplicate key '%s'", lineno, key);
+	*seen |= 1U << k;
+	if (set_value(c, key, value) < 0)
+		return fail(c, "line %d: bad value '%.64s' for %s", lineno,
+			    value, key);
+	return 0;
+}
+
+int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
+{
+	char line[TF_POLICY_LINE_MAX + 1];
+	unsigned int seen = 0;
+	int lineno = 1;
+	size_t n = 0;
+
+	tf_config_defaults(c);
+	c->state = TRUSTED_FOR_SOURCE_FILE;
+	if (len > TF_POLICY_FILE_MAX)
+		return fail(c, "larger than %d bytes", TF_POLICY_FILE_MAX);
+	for (size_t i = 0; i <= len; i++) {
+		unsigned char ch = i < len ? (unsigned char)buf[i] : '\n';
+
+		if (ch == '\n') {
+			line[n] = '\0';
+			if (parse_line(c, line, lineno, &seen) < 0)
+				return -1;
+			n = 0;
+			lineno++;
+			continue;
+		}
+		if (ch == '\0')
+			return fail(c, "line %d: NUL byte", lineno);
+		if (ch == '\r')
+			return fail(c, "line %d: carriage return", lineno);
+		if ((ch < ' ' && ch != '\t') || ch == 0x7f)
+			return fail(c, "line %d: control character", lineno);
+		if (n == TF_POLICY_LINE_MAX)
+			return fail(c, "line %d: longer than %d bytes", lineno,
+				    TF_POLICY_LINE_MAX);
+		line[n++] = (char)ch;
+	}
+	return 0;
+}
+
+/* The descriptor must be something only root could have written. */
+static int check_owner(int fd, struct tf_config *c)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return fail(c, "cannot stat: %s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(c, "not a regular file");
+	if (st.st_uid != 0)
+		return fail(c, "owned by uid %u, not root",
+			    (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return fail(c, "writable by group or others (mode %04o)",
+			    (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
+void tf_policy_load(const char *path, struct tf_config *c)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	ssize_t n = 0;
+	int fd;
+
+	tf_config_defaults(c);
+	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			fail(c, "cannot open: %s", errno == ELOOP ?
+				 "a symbolic link" : strerror(errno));
+		goto out;
+	}
+	if (check_owner(fd, c) < 0)
+		goto out;
+	/* One byte more than allowed, so that the parser sees an overlong file. */
+	buf = malloc(TF_POLICY_FILE_MAX + 1);
+	if (!buf) {
+		fail(c, "out of memory");
+		goto out;
+	}
+	while (len <= TF_POLICY_FILE_MAX) {
+		n = read(fd, buf + len, TF_POLICY_FILE_MAX + 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (n < 0)
+		fail(c, "cannot read: %s", strerror(errno));
+	else
+		tf_policy_parse(buf, len, c);
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	if (c->state == TRUSTED_FOR_SOURCE_FAIL_CLOSED) {
+		snprintf(why, sizeof(why), "%.200s: %.300s", path, c->problem);
+		memcpy(c->problem, why, sizeof(why));
+	}
+}

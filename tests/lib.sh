@@ -1,0 +1,108 @@
+# Shell test helpers, sourced by tests/integration/*.sh and the interpreters'
+# tests.  Output is TAP: one "ok N - what" or "not ok N - what" a case, then
+# "1..N".  A case that cannot run says "# SKIP why", and under CI
+# (CI=true or TRUSTEDFOR_NO_SKIP=1) a skip is reported as a failure, so that
+# a missing privilege can never pass.
+
+tap_n=0
+tap_failed=0
+
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+not_run() {
+	if [ "${CI:-}" = true ] || [ -n "${TRUSTEDFOR_NO_SKIP:-}" ]; then
+		not_ok "$1 (not run: $2)"
+	else
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n - $1 # SKIP not run: $2"
+	fi
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+	exit
+}
+
+# expect WHAT STATUS STDOUT STDERR -- COMMAND...
+# Runs COMMAND and compares its exit status and its whole stdout and stderr
+# exactly; "*" accepts any output for that stream.
+expect() {
+	local what=$1 want_status=$2 want_out=$3 want_err=$4 got_status
+	shift 5
+	"$@" >"$TF_TMP/out" 2>"$TF_TMP/err" </dev/null
+	got_status=$?
+	local got_out got_err
+	got_out=$(cat "$TF_TMP/out")
+	got_err=$(cat "$TF_TMP/err")
+	if [ "$got_status" = "$want_status" ] &&
+		{ [ "$want_out" = "*" ] || [ "$got_out" = "$want_out" ]; } &&
+		{ [ "$want_err" = "*" ] || [ "$got_err" = "$want_err" ]; }; then
+		ok "$what"
+	else
+		not_ok "$what"
+		echo "#   command: $*"
+		echo "#   status: want $want_status, got $got_status"
+		[ "$want_out" = "*" ] || [ "$got_out" = "$want_out" ] ||
+			printf '#   stdout: want <%s>\n#           got  <%s>\n' "$want_out" "$got_out"
+		[ "$want_err" = "*" ] || [ "$got_err" = "$want_err" ] ||
+			printf '#   stderr: want <%s>\n#           got  <%s>\n' "$want_err" "$got_err"
+	fi
+}
+
+# Re-executes the calling script inside a private mount namespace (as root),
+# or a user and mount namespace (as a normal user, where the system allows
+# it).  Nothing mounted there reaches the host.  Sets TF_TMP to a fresh
+# directory on a tmpfs of its own.
+enter_private_namespace() {
+	if [ -z "${TF_IN_NAMESPACE:-}" ]; then
+		export TF_IN_NAMESPACE=1
+		if [ "$(id -u)" = 0 ]; then
+			exec unshare --mount --propagation private "$0" "$@"
+		elif unshare --user --map-root-user --mount true 2>/dev/null; then
+			exec unshare --user --map-root-user --mount \
+				--propagation private "$0" "$@"
+		fi
+		not_run "$(basename "$0")" "needs root or user namespaces"
+		done_testing
+	fi
+	TF_TMP=$(mktemp -d /tmp/trustedfor-test.XXXXXX)
+	mount -t tmpfs -o mode=0755 trustedfor-test "$TF_TMP" || {
+		not_ok "mount a tmpfs on $TF_TMP"
+		done_testing
+	}
+	# The tmpfs vanishes with the namespace; the empty directory does not.
+	trap 'umount -l "$TF_TMP" 2>/dev/null; rmdir "$TF_TMP" 2>/dev/null' EXIT
+}
+
+# make_mounts: $TF_TMP/exec and $TF_TMP/noexec, two fresh tmpfs mounts.
+make_mounts() {
+	mkdir -p "$TF_TMP/exec" "$TF_TMP/noexec"
+	mount -t tmpfs -o mode=0755 trustedfor-exec "$TF_TMP/exec" &&
+		mount -t tmpfs -o mode=0755,noexec trustedfor-noexec "$TF_TMP/noexec"
+}
+
+# set_policy_file CONTENT [MODE [OWNER]]: show a policy file at
+# /etc/trustedfor.conf inside this namespace only, through an overlay on
+# /etc, and nothing at all when CONTENT is "-".
+set_policy_file() {
+	local content=$1 mode=${2:-0644} owner=${3:-0}
+	if [ -z "${TF_ETC_OVERLAY:-}" ]; then
+		mkdir -p "$TF_TMP/etc-upper" "$TF_TMP/etc-work"
+		mount -t overlay trustedfor-etc \
+			-o "lowerdir=/etc,upperdir=$TF_TMP/etc-upper,workdir=$TF_TMP/etc-work" \
+			/etc || return 1
+		TF_ETC_OVERLAY=1
+	fi
+	rm -f /etc/trustedfor.conf
+	[ "$content" = "-" ] && return 0
+	printf '%s\n' "$content" >/etc/trustedfor.conf &&
+		chmod "$mode" /etc/trustedfor.conf &&
+		chown "$owner" /etc/trustedfor.conf
+}

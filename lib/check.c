@@ -24,6 +24,29 @@
 static struct tf_kernel kernel;
 static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
 
+/*
+ * The system call number of the patched kernel belongs to another call in
+ * later mainline kernels, so the kernel must prove it is the patched one: the
+ * sysctl file must be a real procfs file (a user namespace can mount a tmpfs
+ * over /proc/sys/fs and plant one), and the kernel must not be a mainline
+ * 6.14 or later, recognised by AT_EXECVE_CHECK.
+ */
+static int patched_kernel(void)
+{
+#ifdef TRUSTED_FOR_SYSCALL_NR
+	struct statfs sfs;
+	int fd = open(TRUSTED_FOR_KERNEL_POLICY_PATH, O_RDONLY | O_CLOEXEC);
+	int patched = fd >= 0 && fstatfs(fd, &sfs) == 0 &&
+		      sfs.f_type == PROC_SUPER_MAGIC && !kernel.execve_check;
+
+	if (fd >= 0)
+		close(fd);
+	return patched;
+#else
+	return 0;
+#endif
+}
+
 static void probe_once(void)
 {
 	/*
@@ -38,15 +61,20 @@ static void probe_once(void)
 	if (syscall(SYS_execveat, -1, "", argv, envp,
 		    AT_EMPTY_PATH | AT_EXECVE_CHECK) < 0 && errno == EBADF)
 		kernel.execve_check = 1;
-#ifdef TRUSTED_FOR_SYSCALL_NR
-	kernel.patched = access(TRUSTED_FOR_KERNEL_POLICY_PATH, F_OK) == 0;
-#endif
+	kernel.patched = patched_kernel();
 }
 
 void tf_kernel_probe(struct tf_kernel *k)
 {
 	pthread_once(&kernel_once, probe_once);
 	*k = kernel;
+}
+
+/* Tests only: pretend to run on another kernel.  Not exported. */
+void tf_kernel_override(const struct tf_kernel *k)
+{
+	pthread_once(&kernel_once, probe_once);
+	kernel = *k;
 }
 
 /* The patched kernel's fs.trusted_for_policy; 3 when it cannot be read. */

@@ -16,6 +16,7 @@ struct tf_kernel {
 	int execve_check; /* execveat() knows AT_EXECVE_CHECK */
 };
 void tf_kernel_probe(struct tf_kernel *k);
+void tf_kernel_override(const struct tf_kernel *k);
 int tf_kernel_policy(unsigned int *policy);
 int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	     const char *name, struct trusted_for_verdict *v);

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * TAP for the C tests: one "ok N - what" line a case, "1..N" at the end.
+ * Failing cases print what was expected and what came, at the calling line.
+ */
+#ifndef TRUSTEDFOR_TAP_H
+#define TRUSTEDFOR_TAP_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int tap_n, tap_failed;
+
+static inline void __attribute__((format(printf, 2, 3))) tap_ok(int pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_n++;
+	if (!pass)
+		tap_failed++;
+	printf("%s %d - ", pass ? "ok" : "not ok", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* A case that could not run: a failure under CI, a skip elsewhere. */
+static inline void tap_not_run(const char *what, const char *why)
+{
+	const char *ci = getenv("CI"), *strict = getenv("TRUSTEDFOR_NO_SKIP");
+
+	if ((ci && !strcmp(ci, "true")) || (strict && *strict)) {
+		tap_ok(0, "%s (not run: %s)", what, why);
+	} else {
+		tap_n++;
+		printf("ok %d - %s # SKIP not run: %s\n", tap_n, what, why);
+	}
+}
+
+#define tap_is_int(got, want, ...)                                            \
+	do {                                                                  \
+		long long g_ = (long long)(got), w_ = (long long)(want);      \
+		tap_ok(g_ == w_, __VA_ARGS__);                                \
+		if (g_ != w_)                                                 \
+			printf("#   %s:%d: want %lld, got %lld\n", __FILE__,  \
+			       __LINE__, w_, g_);                             \
+	} while (0)
+
+#define tap_is_str(got, want, ...)                                            \
+	do {                                                                  \
+		const char *g_ = (got), *w_ = (want);                         \
+		int same_ = g_ && w_ && !strcmp(g_, w_);                      \
+		tap_ok(same_, __VA_ARGS__);                                   \
+		if (!same_)                                                   \
+			printf("#   %s:%d: want <%s>, got <%s>\n", __FILE__,  \
+			       __LINE__, w_ ? w_ : "(null)",                  \
+			       g_ ? g_ : "(null)");                           \
+	} while (0)
+
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+static inline void tap_bail(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static inline void write_file(const char *path, const char *content, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+
+	if (fd < 0 || write(fd, content, strlen(content)) < 0 ||
+	    fchmod(fd, mode) < 0 || close(fd) < 0)
+		tap_bail(path);
+}
+
+static inline int write_proc(const char *path, const char *content)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int r = fd >= 0 && write(fd, content, strlen(content)) >= 0 ? 0 : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static char tap_tmp[256];
+
+/* The tmpfs goes with the namespace; its empty directory must go too. */
+static inline void tap_cleanup(void)
+{
+	umount2(tap_tmp, MNT_DETACH);
+	rmdir(tap_tmp);
+}
+
+/*
+ * A private mount namespace (a user namespace too when not root) with a
+ * fresh tmpfs at *dir.  Returns 1 when the process is real root, 0 when it
+ * runs as a mapped root in a user namespace, -1 when neither is possible.
+ */
+static inline int tap_private_namespace(char *dir, size_t size)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	int root = geteuid() == 0;
+	char map[64];
+
+	if (unshare(CLONE_NEWNS | (root ? 0 : CLONE_NEWUSER)) < 0)
+		return -1;
+	if (!root) {
+		snprintf(map, sizeof(map), "0 %u 1", (unsigned int)uid);
+		if (write_proc("/proc/self/setgroups", "deny") < 0 ||
+		    write_proc("/proc/self/uid_map", map) < 0)
+			return -1;
+		snprintf(map, sizeof(map), "0 %u 1", (unsigned int)gid);
+		if (write_proc("/proc/self/gid_map", map) < 0)
+			return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -1;
+	snprintf(dir, size, "/tmp/trustedfor-test.XXXXXX");
+	if (!mkdtemp(dir) || mount("trustedfor-test", dir, "tmpfs", 0, "mode=0755") < 0)
+		return -1;
+	snprintf(tap_tmp, sizeof(tap_tmp), "%s", dir);
+	atexit(tap_cleanup);
+	return root;
+}
+
+/* An overlay on /etc holding a policy file (content NULL: none at all). */
+static inline int tap_policy_file(const char *dir, const char *content, mode_t mode,
+			   uid_t owner)
+{
+	static int mounted;
+	char upper[512], work[512], opts[1200];
+
+	if (!mounted) {
+		snprintf(upper, sizeof(upper), "%s/etc-upper", dir);
+		snprintf(work, sizeof(work), "%s/etc-work", dir);
+		snprintf(opts, sizeof(opts), "lowerdir=/etc,upperdir=%s,workdir=%s",
+			 upper, work);
+		if (mkdir(upper, 0755) < 0 || mkdir(work, 0755) < 0 ||
+		    mount("trustedfor-etc", "/etc", "overlay", 0, opts) < 0)
+			return -1;
+		mounted = 1;
+	}
+	unlink("/etc/trustedfor.conf");
+	if (!content)
+		return 0;
+	write_file("/etc/trustedfor.conf", content, mode);
+	return chown("/etc/trustedfor.conf", owner, (gid_t)-1);
+}
+
+#endif

@@ -118,6 +118,25 @@ static const char *kernel_internal_fs(long type)
 	return NULL;
 }
 
+/*
+ * The kernel refuses a file someone holds open for writing, which a process
+ * cannot see; it can see its own descriptor's mode.  A memfd is writable
+ * without counting as a writer (the kernel allocates it as a pseudo file),
+ * so the kernel judges it by its mode alone, and so does the emulation.
+ */
+static int opened_for_writing(int fd, int fl, const struct stat *st)
+{
+	char self[32], target[16];
+	ssize_t n;
+
+	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_RDONLY)
+		return 0;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	n = readlink(self, target, sizeof(target));
+	return !(st->st_nlink == 0 && n >= 7 && !memcmp(target, "/memfd:", 7) &&
+		 fcntl(fd, F_GET_SEALS) >= 0);
+}
+
 static int deny(struct trusted_for_verdict *v, enum trusted_for_reason reason,
 		int error)
 {
@@ -164,7 +183,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v)
 		if (r < 0)
 			return deny(v, TRUSTED_FOR_ERROR, errno);
 	}
-	if (!(fl & O_PATH) && (fl & O_ACCMODE) != O_RDONLY)
+	if (opened_for_writing(fd, fl, &st))
 		return deny(v, TRUSTED_FOR_WRITE_OPEN, ETXTBSY);
 	return 0;
 }

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The enforcement layer: SPEC section 3's securebits table, the policy file
+ * and the environment (which only ever tighten), and the audit log.  Each
+ * case runs in a child of its own, because the library reads the policy file
+ * and the environment once per process.
+ */
+#include "../tap.h"
+
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <syslog.h>
+
+#include "internal.h"
+#include "missing.h"
+
+#define RESTRICT SECBIT_EXEC_RESTRICT_FILE
+#define DENY SECBIT_EXEC_DENY_INTERACTIVE
+
+static char dir[256];
+static int *shared;
+static char log_lines[8][1024];
+static int log_priority[8], log_count;
+
+static void capture_log(int priority, const char *line, void *data)
+{
+	(void)data;
+	if (log_count < 8) {
+		log_priority[log_count] = priority;
+		snprintf(log_lines[log_count], sizeof(log_lines[0]), "%s", line);
+	}
+	log_count++;
+}
+
+static int open_script(const char *where)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/script", dir, where);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tap_bail(path);
+	return fd;
+}
+
+/* Runs fn in a child with the securebits, environment and policy given. */
+static void in_child(const char *what, unsigned int bits, const char *env,
+		     const char *policy_file, void (*fn)(const char *what))
+{
+	pid_t pid;
+	int status;
+
+	if (tap_policy_file(dir, policy_file, 0644, 0) < 0)
+		tap_bail("policy file");
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork");
+	if (pid == 0) {
+		tap_n = shared[0];
+		if (env)
+			setenv("TRUSTEDFOR_ENFORCE", env, 1);
+		if (bits && prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) < 0)
+			tap_bail("PR_SET_SECUREBITS");
+		trusted_for_set_log_fn(capture_log, NULL);
+		fn(what);
+		shared[0] = tap_n;
+		shared[1] = tap_failed;
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	tap_n = shared[0];
+	tap_failed += shared[1];
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		tap_ok(0, "%s: the child ran to its end", what);
+}
+
+static unsigned int mode_bits;
+
+/* SPEC section 3: what each of the four modes lets through. */
+static void decision_table(const char *what)
+{
+	struct trusted_for_verdict v;
+	int restrict_file = !!(mode_bits & RESTRICT), deny = !!(mode_bits & DENY);
+	int fd, p[2];
+
+	fd = open_script("exec");
+	tap_is_int(trusted_for_allow_file(fd, "good", &v), 0,
+		   "%s: a file that passes runs", what);
+	close(fd);
+	fd = open_script("noexec");
+	tap_is_int(trusted_for_allow_file(fd, "evil", &v), restrict_file ? -1 : 0,
+		   "%s: a file that fails %s", what, restrict_file ? "is refused" : "runs");
+	tap_is_str(v.message, "evil: not trusted for execution: noexec mount",
+		   "%s: ... and the verdict says why", what);
+	tap_is_int(v.trusted, 0, "%s: ... checked either way", what);
+	close(fd);
+	tap_is_int(trusted_for_allow_interactive(-1, "-c", &v), deny ? -1 : 0,
+		   "%s: -c %s", what, deny ? "is refused" : "runs");
+	if (deny)
+		tap_is_str(v.message, "-c: interactive code refused",
+			   "%s: ... with the message", what);
+	fd = open_script("exec");
+	tap_is_int(trusted_for_allow_interactive(fd, "<stdin>", &v), 0,
+		   "%s: stdin that passes the check runs", what);
+	close(fd);
+	fd = open_script("noexec");
+	tap_is_int(trusted_for_allow_interactive(fd, "<stdin>", &v), deny ? -1 : 0,
+		   "%s: stdin that fails the check %s", what, deny ? "is refused" : "runs");
+	close(fd);
+	if (pipe(p) < 0)
+		tap_bail("pipe");
+	tap_is_int(trusted_for_allow_interactive(p[0], "<stdin>", &v), deny ? -1 : 0,
+		   "%s: a pipe on stdin %s", what, deny ? "is refused" : "runs");
+	if (deny)
+		tap_is_str(v.message,
+			   "<stdin>: interactive code refused: not a regular file: FIFO or pipe",
+			   "%s: ... with the message", what);
+	tap_is_int(log_count, restrict_file + 3 * deny,
+		   "%s: every refusal is logged, nothing else (audit off)", what);
+}
+
+static int evil_refused(void)
+{
+	struct trusted_for_verdict v;
+	int fd = open_script("noexec"), r;
+
+	r = trusted_for_allow_file(fd, "evil", &v);
+	close(fd);
+	return r == -1 && errno == EACCES && !v.allowed;
+}
+
+static int interactive_refused(void)
+{
+	struct trusted_for_verdict v;
+
+	return trusted_for_allow_interactive(-1, "-c", &v) == -1;
+}
+
+static void refused_both(const char *what)
+{
+	tap_ok(evil_refused(), "%s: a failing file is refused", what);
+	tap_ok(interactive_refused(), "%s: interactive code is refused", what);
+}
+
+static void refused_file_only(const char *what)
+{
+	tap_ok(evil_refused(), "%s: a failing file is refused", what);
+	tap_ok(!interactive_refused(), "%s: interactive code runs", what);
+}
+
+static void allowed_both(const char *what)
+{
+	tap_ok(!evil_refused(), "%s: a failing file runs", what);
+	tap_ok(!interactive_refused(), "%s: interactive code runs", what);
+}
+
+static void strengthen(const char *what)
+{
+	tap_ok(!evil_refused(), "%s: before: a failing file runs", what);
+	tap_is_int(trusted_for_strengthen(TRUSTED_FOR_ENFORCE_FILE), 0,
+		   "%s: raising file enforcement", what);
+	tap_ok(evil_refused(), "%s: after: a failing file is refused", what);
+	tap_is_int(trusted_for_strengthen(0), 0, "%s: raising nothing", what);
+	tap_ok(evil_refused(), "%s: ... lowers nothing", what);
+	errno = 0;
+	tap_ok(trusted_for_strengthen(4) == -1 && errno == EINVAL,
+	       "%s: an unknown bit is EINVAL", what);
+	tap_ok(!interactive_refused(), "%s: interactive code still runs", what);
+}
+
+static void log_refusal(const char *what)
+{
+	struct trusted_for_verdict v;
+	char want[1024], exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd = open_script("noexec");
+
+	exe[n > 0 ? n : 0] = '\0';
+	trusted_for_allow_file(fd, "evil \"x\"\n.py", &v);
+	close(fd);
+	snprintf(want, sizeof(want),
+		 "refused file=\"evil \\x22x\\x22\\x0a.py\" reason=\"noexec mount\" detail=\"%s/noexec\" policy=3 enforced-by=securebits pid=%d exe=\"%s\"",
+		 dir, (int)getpid(), exe);
+	tap_is_int(log_count, 1, "%s: one line for one refusal", what);
+	tap_is_str(log_lines[0], want, "%s: the line, quotes and newline escaped", what);
+	tap_is_int(log_priority[0], LOG_WARNING, "%s: at LOG_WARNING", what);
+}
+
+static void log_audit(const char *what)
+{
+	struct trusted_for_verdict v;
+	int fd = open_script("noexec");
+
+	tap_is_int(trusted_for_allow_file(fd, "evil", &v), 0, "%s: the file runs", what);
+	close(fd);
+	tap_is_int(log_count, 1, "%s: the failed check is logged", what);
+	tap_ok(!strncmp(log_lines[0], "audit file=\"evil\" reason=\"noexec mount\"", 39),
+	       "%s: as an audit line", what);
+	tap_is_int(log_priority[0], LOG_NOTICE, "%s: at LOG_NOTICE", what);
+}
+
+static void log_bad_policy(const char *what)
+{
+	tap_ok(evil_refused(), "%s: a failing file is refused", what);
+	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
+		   "bad policy file, enforcing everything: /etc/trustedfor.conf: line 1: unknown key 'enforcement'",
+		   "%s: the reason is logged first", what);
+	tap_is_int(log_priority[0], LOG_ERR, "%s: at LOG_ERR", what);
+}
+
+static void policy_zero(const char *what)
+{
+	tap_ok(!evil_refused(), "%s: policy 0 trusts a noexec file, even enforced", what);
+	tap_ok(interactive_refused(), "%s: ... but interactive code is still refused", what);
+}
+
+int main(void)
+{
+	static const struct {
+		const char *what;
+		unsigned int bits;
+	} modes[] = {
+		{ "no securebits", 0 },
+		{ "RESTRICT_FILE", RESTRICT },
+		{ "DENY_INTERACTIVE", DENY },
+		{ "both securebits", RESTRICT | DENY },
+	};
+	struct tf_kernel k;
+	char path[512];
+	int root;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	shared = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	root = tap_private_namespace(dir, sizeof(dir));
+	if (root < 0) {
+		tap_not_run("enforcement", "needs root or user namespaces");
+		return tap_done();
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, i ? "noexec" : "exec");
+		if (mkdir(path, 0755) < 0 ||
+		    mount("t", path, "tmpfs", i ? MS_NOEXEC : 0, "mode=0755") < 0)
+			tap_bail("mount");
+		snprintf(path, sizeof(path), "%s/%s/script", dir, i ? "noexec" : "exec");
+		write_file(path, "+\n", 0755);
+	}
+	/* The securebits came with AT_EXECVE_CHECK; probe in a child. */
+	if (fork() == 0) {
+		tf_kernel_probe(&k);
+		_exit(k.execve_check ? 0 : 1);
+	}
+	int status;
+	wait(&status);
+	if (WEXITSTATUS(status) != 0) {
+		tap_not_run("securebits table", "no exec securebits in this kernel");
+	} else {
+		for (int i = 0; i < 4; i++) {
+			mode_bits = modes[i].bits;
+			in_child(modes[i].what, modes[i].bits, NULL, NULL, decision_table);
+		}
+		in_child("TRUSTEDFOR_ENFORCE=none under both securebits", RESTRICT | DENY,
+			 "none", NULL, refused_both);
+		in_child("policy file enforce = none under RESTRICT_FILE", RESTRICT,
+			 NULL, "enforce = none\n", refused_file_only);
+		in_child("log a refusal", RESTRICT, NULL, NULL, log_refusal);
+		in_child("policy 0 under both securebits", RESTRICT | DENY, NULL,
+			 "policy = 0\n", policy_zero);
+	}
+	in_child("nothing enforced", 0, NULL, NULL, allowed_both);
+	in_child("TRUSTEDFOR_ENFORCE=file", 0, "file", NULL, refused_file_only);
+	in_child("TRUSTEDFOR_ENFORCE=file,interactive", 0, "file,interactive", NULL,
+		 refused_both);
+	in_child("TRUSTEDFOR_ENFORCE that does not parse", 0, "off", NULL, refused_both);
+	in_child("TRUSTEDFOR_ENFORCE empty", 0, "", NULL, allowed_both);
+	in_child("policy file enforce = file", 0, NULL, "enforce = file\n",
+		 refused_file_only);
+	in_child("policy file enforce = all with TRUSTEDFOR_ENFORCE=none", 0, "none",
+		 "enforce = all\n", refused_both);
+	in_child("bad policy file with TRUSTEDFOR_ENFORCE=none", 0, "none",
+		 "enforcement = none\n", log_bad_policy);
+	in_child("bad policy file", 0, NULL, "policy = 1\r\n", refused_both);
+	in_child("trusted_for_strengthen()", 0, NULL, NULL, strengthen);
+	in_child("audit on", 0, NULL, "audit = on\n", log_audit);
+	return tap_done();
+}

@@ -265,6 +265,7 @@ static void run_variant(const char *who, int drop, int execve_check,
 		tap_bail("fork");
 	if (pid == 0) {
 		tap_n = shared[0];
+		tap_failed = 0;
 		if (drop && (setgroups(0, NULL) < 0 ||
 			     setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) < 0 ||
 			     setresuid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) < 0))

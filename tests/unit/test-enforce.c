@@ -59,6 +59,7 @@ static void in_child(const char *what, unsigned int bits, const char *env,
 		tap_bail("fork");
 	if (pid == 0) {
 		tap_n = shared[0];
+		tap_failed = 0;
 		if (env)
 			setenv("TRUSTEDFOR_ENFORCE", env, 1);
 		if (bits && prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) < 0)

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The patched kernel's trusted_for() system call, before a patched kernel is
+ * at hand: a seccomp filter plays the kernel.  It answers the call with
+ * chosen errors, checks that the library passes usage 1 and flags 0, and
+ * kills the process if the library issues the call on a kernel it has not
+ * recognised as the patched one (kernel/ boots the real thing).
+ */
+#include "../tap.h"
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+#include "missing.h"
+
+#ifdef TRUSTED_FOR_SYSCALL_NR
+
+#define ARG_LOW(n) (offsetof(struct seccomp_data, args[n]))
+
+static char dir[256];
+static int *shared;
+enum { ALLOWED, NOEXEC, BUSY, LSM, FILES };
+static int fds[FILES];
+
+static void install_filter(int answer_calls)
+{
+	struct sock_filter answer[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_SYSCALL_NR, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), /* 6: unasked */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(1)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_EXECUTION, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(2)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(0)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[ALLOWED], 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[NOEXEC], 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[BUSY], 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ETXTBSY),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[LSM], 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
+	};
+	struct sock_fprog prog = { sizeof(answer) / sizeof(answer[0]), answer };
+
+	/* Without answers, the call kills: skip the instruction that jumps past. */
+	if (!answer_calls)
+		answer[4] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							 TRUSTED_FOR_SYSCALL_NR, 1, 0);
+	else
+		answer[6] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(1));
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		tap_bail("seccomp");
+}
+
+static void open_files(void)
+{
+	static const char *const names[FILES] = { "exec/ok", "noexec/x", "exec/busy", "exec/lsm" };
+	char path[512];
+
+	for (int i = 0; i < FILES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (fds[i] < 0)
+			tap_bail(path);
+	}
+}
+
+static void fake_sysctl(const char *value)
+{
+	if (mount("fake-sysctl", "/proc/sys/fs", "tmpfs", 0, "mode=0755") < 0)
+		tap_bail("mount over /proc/sys/fs");
+	write_file("/proc/sys/fs/trusted_for_policy", value, 0644);
+}
+
+static void in_child(void (*fn)(void), const char *what, int want_signal)
+{
+	pid_t pid;
+	int status;
+
+	shared[0] = tap_n;
+	shared[1] = 0;
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork");
+	if (pid == 0) {
+		tap_n = shared[0];
+		tap_failed = 0;
+		if (unshare(CLONE_NEWNS) < 0)
+			tap_bail("unshare");
+		open_files();
+		fn();
+		shared[0] = tap_n;
+		shared[1] = tap_failed;
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	tap_n = shared[0];
+	tap_failed += shared[1];
+	if (want_signal)
+		tap_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS, "%s", what);
+	else
+		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", what);
+}
+
+static void exercise_everything(void)
+{
+	struct trusted_for_verdict v;
+	struct trusted_for_policy p;
+
+	for (int i = 0; i < FILES; i++) {
+		trusted_for(fds[i], TRUSTED_FOR_EXECUTION, 0);
+		trusted_for_explain(fds[i], "f", &v);
+		trusted_for_allow_file(fds[i], "f", &v);
+		trusted_for_allow_interactive(fds[i], "f", &v);
+	}
+	trusted_for_get_policy(&p);
+}
+
+static void stock_kernel(void)
+{
+	struct tf_kernel k;
+
+	install_filter(0);
+	tf_kernel_probe(&k);
+	tap_is_int(k.patched, 0, "this kernel is not taken for the patched one");
+	exercise_everything();
+}
+
+static void planted_sysctl(void)
+{
+	struct tf_kernel k;
+
+	fake_sysctl("3\n");
+	install_filter(0);
+	tf_kernel_probe(&k);
+	tap_is_int(k.patched, 0, "a trusted_for_policy file on a tmpfs is not proof");
+	exercise_everything();
+}
+
+static void killed_if_called(void)
+{
+	struct tf_kernel k = { .patched = 1 };
+
+	install_filter(0);
+	tf_kernel_override(&k);
+	trusted_for(fds[ALLOWED], TRUSTED_FOR_EXECUTION, 0);
+	tap_ok(0, "the filter did not catch the system call");
+}
+
+static void patched_kernel(void)
+{
+	struct tf_kernel k = { .patched = 1, .execve_check = 0 };
+	struct trusted_for_verdict v;
+	struct trusted_for_policy p;
+
+	fake_sysctl("1\n");
+	install_filter(1);
+	tf_kernel_override(&k);
+	trusted_for_get_policy(&p);
+	tap_ok(p.patched_kernel && p.backend == TRUSTED_FOR_BACKEND_SYSCALL,
+	       "the patched kernel's call is the backend");
+	tap_ok(p.policy == 1 && p.policy_source == TRUSTED_FOR_SOURCE_KERNEL,
+	       "the policy is fs.trusted_for_policy's");
+	errno = 0;
+	tap_ok(trusted_for(fds[ALLOWED], TRUSTED_FOR_EXECUTION, 0) == 0,
+	       "the kernel's 0 is trusted");
+	errno = 0;
+	tap_ok(trusted_for(fds[NOEXEC], TRUSTED_FOR_EXECUTION, 0) == -1 && errno == EACCES,
+	       "the kernel's EACCES is EACCES");
+	trusted_for_explain(fds[NOEXEC], "x", &v);
+	tap_is_str(v.message, "x: not trusted for execution: noexec mount",
+		   "... explained by the policy's checks");
+	errno = 0;
+	tap_ok(trusted_for(fds[BUSY], TRUSTED_FOR_EXECUTION, 0) == -1 && errno == ETXTBSY,
+	       "the kernel's ETXTBSY is ETXTBSY");
+	trusted_for_explain(fds[BUSY], "busy", &v);
+	tap_is_int(v.reason, TRUSTED_FOR_WRITE_OPEN, "... reason open for writing");
+	trusted_for_explain(fds[LSM], "lsm", &v);
+	tap_is_str(v.message, "lsm: not trusted for execution: refused by the kernel's exec check",
+		   "a refusal the policy checks cannot explain is the kernel's (an LSM)");
+	errno = 0;
+	tap_ok(trusted_for(fds[ALLOWED], 0, 0) == -1 && errno == EINVAL,
+	       "a bad usage never reaches the kernel");
+	tap_ok(trusted_for_allow_file(fds[ALLOWED], "ok", &v) == 0 &&
+		       v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
+	       "enforcement asks the kernel too");
+}
+
+int main(void)
+{
+	char path[512];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	shared = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (tap_private_namespace(dir, sizeof(dir)) < 0) {
+		tap_not_run("system call backend", "needs root or user namespaces");
+		return tap_done();
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, i ? "noexec" : "exec");
+		if (mkdir(path, 0755) < 0 ||
+		    mount("t", path, "tmpfs", i ? MS_NOEXEC : 0, "mode=0755") < 0)
+			tap_bail("mount");
+	}
+	snprintf(path, sizeof(path), "%s/exec/ok", dir);
+	write_file(path, "+\n", 0755);
+	snprintf(path, sizeof(path), "%s/noexec/x", dir);
+	write_file(path, "+\n", 0755);
+	snprintf(path, sizeof(path), "%s/exec/busy", dir);
+	write_file(path, "+\n", 0755);
+	snprintf(path, sizeof(path), "%s/exec/lsm", dir);
+	write_file(path, "+\n", 0755);
+	in_child(killed_if_called, "the filter kills a process that issues the call", 1);
+	in_child(stock_kernel, "on this kernel, the whole API never issues the system call", 0);
+	in_child(planted_sysctl, "with a planted sysctl file, the whole API never issues it", 0);
+	in_child(patched_kernel, "the simulated patched kernel answered every call", 0);
+	return tap_done();
+}
+
+#else
+
+int main(void)
+{
+	tap_not_run("system call backend", "the patched system call is x86_64 only");
+	return tap_done();
+}
+
+#endif

@@ -1,0 +1,157 @@
+#!/bin/bash
+# trusted-for end to end, in a private mount namespace: exact exit statuses,
+# stdout and stderr for check, status, scan and run.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+TF=$TF_BUILD/tools/trusted-for
+T=$TF_TMP
+
+make_mounts || { not_ok "mount exec and noexec tmpfs"; done_testing; }
+set_policy_file - || { not_ok "overlay on /etc"; done_testing; }
+printf '+\n' >"$T/exec/x" && chmod 0755 "$T/exec/x"
+printf '+\n' >"$T/exec/nx" && chmod 0644 "$T/exec/nx"
+printf '+\n' >"$T/noexec/x" && chmod 0755 "$T/noexec/x"
+mkfifo "$T/exec/fifo"
+python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$T/exec/sock"
+K="policy 3, execveat(AT_EXECVE_CHECK)"
+
+# check
+expect "check: a trusted file: status 0, silent" 0 "" "" -- $TF check "$T/exec/x"
+expect "check: noexec mount" 1 "" \
+	"trusted-for: $T/noexec/x: not trusted for execution: noexec mount: $T/noexec" \
+	-- $TF check "$T/noexec/x"
+expect "check: no execute permission" 1 "" \
+	"trusted-for: $T/exec/nx: not trusted for execution: no execute permission: uid 0" \
+	-- $TF check "$T/exec/nx"
+expect "check --explain: every verdict on stdout" 1 \
+	"$T/exec/x: trusted for execution ($K)
+$T/noexec/x: not trusted for execution: noexec mount: $T/noexec ($K)
+$T/exec: not trusted for execution: not a regular file: directory ($K)
+$T/exec/fifo: not trusted for execution: not a regular file: FIFO or pipe ($K)
+$T/exec/sock: not trusted for execution: not a regular file: socket ($K)
+/dev/null: not trusted for execution: not a regular file: character device ($K)
+/proc/self/status: not trusted for execution: kernel-internal file: procfs ($K)" "" \
+	-- $TF check --explain "$T/exec/x" "$T/noexec/x" "$T/exec" "$T/exec/fifo" \
+	"$T/exec/sock" /dev/null /proc/self/status
+expect "check --policy 1: the mount only" 0 \
+	"$T/exec/nx: trusted for execution (policy 1, emulation)" "" \
+	-- $TF check --explain --policy 1 "$T/exec/nx"
+expect "check --policy 2: the file only" 0 \
+	"$T/noexec/x: trusted for execution (policy 2, emulation)" "" \
+	-- $TF check --explain --policy 2 "$T/noexec/x"
+expect "check --policy 0: no checks" 0 "" "" -- $TF check --policy 0 "$T/exec/fifo"
+expect "check: a missing file is an error" 3 "" \
+	"trusted-for: $T/nope: cannot open: No such file or directory" -- $TF check "$T/nope"
+expect "check: an error outranks a refusal" 3 "" \
+	"trusted-for: $T/noexec/x: not trusted for execution: noexec mount: $T/noexec
+trusted-for: $T/nope: cannot open: No such file or directory" \
+	-- $TF check "$T/exec/x" "$T/noexec/x" "$T/nope"
+expect "check: no file" 2 "" \
+	"trusted-for: check: no file given (see trusted-for --help)" -- $TF check
+expect "check: bad policy" 2 "" \
+	"trusted-for: check: bad policy '4' (0..3) (see trusted-for --help)" \
+	-- $TF check --policy 4 "$T/exec/x"
+expect "unknown command" 2 "" \
+	"trusted-for: unknown command 'frobnicate' (see trusted-for --help)" -- $TF frobnicate
+
+# status
+status_line() { "$@" 2>&1 | grep "^$STATUS_KEY: "; }
+expect_status() {
+	local what=$1 key=$2 want=$3
+	shift 3
+	STATUS_KEY=$key expect "$what" 0 "$key: $want" "" -- status_line "$@"
+}
+expect_status "status: no policy file" "policy file" \
+	"/etc/trustedfor.conf: absent, defaults apply" $TF status
+expect_status "status: default policy" "check policy" "3 (mount and file), from default" $TF status
+expect_status "status: AT_EXECVE_CHECK" "AT_EXECVE_CHECK" "yes" $TF status
+expect_status "status: not a patched kernel" "trusted_for() system call" "no" $TF status
+expect_status "status: backend" "check backend" "execveat(AT_EXECVE_CHECK)" $TF status
+expect_status "status: no securebits" "securebits" \
+	"0x0, EXEC_RESTRICT_FILE off, EXEC_DENY_INTERACTIVE off" $TF status
+expect_status "status: nothing enforced" "enforcement" \
+	"none (policy file: none; TRUSTEDFOR_ENFORCE: none)" $TF status
+expect_status "status: securebits set and locked by run" "securebits" \
+	"0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off" \
+	$TF run --restrict-file --lock -- $TF status
+expect_status "status: both bits" "enforcement" \
+	"file, interactive (policy file: none; TRUSTEDFOR_ENFORCE: none)" \
+	$TF run --restrict-file --deny-interactive -- $TF status
+expect_status "status: TRUSTEDFOR_ENFORCE" "enforcement" \
+	"interactive (policy file: none; TRUSTEDFOR_ENFORCE: interactive)" \
+	env TRUSTEDFOR_ENFORCE=interactive $TF status
+set_policy_file "policy = 1
+enforce = file
+audit = on
+log = stderr"
+expect_status "status: policy from the file" "check policy" "1 (mount), from policy file" $TF status
+expect_status "status: policy 1 is emulated" "check backend" "emulation" $TF status
+expect_status "status: the file is trusted" "policy file" "/etc/trustedfor.conf: trusted" $TF status
+expect_status "status: enforcement from the file" "enforcement" \
+	"file (policy file: file; TRUSTEDFOR_ENFORCE: none)" $TF status
+expect_status "status: audit" "audit" "on, log to stderr" $TF status
+expect "check follows the file's policy 1" 0 "" "" -- $TF check "$T/exec/nx"
+set_policy_file "policy = 1" 0666
+expect_status "status: a writable policy file fails closed" "policy file" \
+	"NOT TRUSTED, failing closed: /etc/trustedfor.conf: writable by group or others (mode 0666)" \
+	$TF status
+expect_status "status: ... enforcing everything" "enforcement" \
+	"file, interactive (policy file: file, interactive; TRUSTEDFOR_ENFORCE: none)" $TF status
+expect_status "status: ... with every check" "check policy" \
+	"3 (mount and file), from bad policy file, failing closed" $TF status
+set_policy_file -
+
+# run
+expect "run: nothing to enforce" 2 "" \
+	"trusted-for: run: nothing to enforce: give --restrict-file and/or --deny-interactive (see trusted-for --help)" \
+	-- $TF run -- true
+expect "run: no command" 2 "" "trusted-for: run: no command given (see trusted-for --help)" \
+	-- $TF run --restrict-file
+expect "run: a missing command" 127 "" \
+	"trusted-for: run: $T/exec/no-such-command: No such file or directory" \
+	-- $TF run --restrict-file -- "$T/exec/no-such-command"
+expect "run: a command that cannot be executed" 126 "" \
+	"trusted-for: run: $T/exec/nx: Permission denied" -- $TF run --restrict-file -- "$T/exec/nx"
+expect "run: the command's status comes back" 7 "" "" \
+	-- $TF run --deny-interactive -- sh -c 'exit 7'
+expect "run: arguments pass through" 0 "a -b --c" "" \
+	-- $TF run --restrict-file -- echo a -b --c
+
+# scan
+mkdir -p "$T/exec/tree/sub" "$T/exec/tree/mnt"
+printf '+\n' >"$T/exec/tree/run" && chmod 0755 "$T/exec/tree/run"
+printf '+\n' >"$T/exec/tree/lib.py" && chmod 0644 "$T/exec/tree/lib.py"
+printf '+\n' >"$T/exec/tree/sub/deep.py" && chmod 0600 "$T/exec/tree/sub/deep.py"
+ln -s "$T/noexec/x" "$T/exec/tree/link"
+mount -t tmpfs -o noexec other "$T/exec/tree/mnt"
+printf '+\n' >"$T/exec/tree/mnt/x" && chmod 0755 "$T/exec/tree/mnt/x"
+scan_sorted() { "$@" | sort; return "${PIPESTATUS[0]}"; }
+expect "scan: the refused files and a summary" 1 \
+	"  no execute permission: 2
+  noexec mount: 1
+$T/exec/tree/lib.py: not trusted for execution: no execute permission: uid 0
+$T/exec/tree/mnt/x: not trusted for execution: noexec mount: $T/exec/tree/mnt
+$T/exec/tree/sub/deep.py: not trusted for execution: no execute permission: uid 0
+scanned 4 files in 3 directories under policy 3 (1 other entries skipped): 3 would be refused" "" \
+	-- scan_sorted $TF scan "$T/exec/tree"
+expect "scan --one-file-system stays on the file system" 1 \
+	"  no execute permission: 2
+$T/exec/tree/lib.py: not trusted for execution: no execute permission: uid 0
+$T/exec/tree/sub/deep.py: not trusted for execution: no execute permission: uid 0
+scanned 3 files in 2 directories under policy 3 (2 other entries skipped): 2 would be refused" "" \
+	-- scan_sorted $TF scan --one-file-system "$T/exec/tree"
+expect "scan --policy 2: the file bit only" 1 \
+	"  no execute permission: 2
+$T/exec/tree/lib.py: not trusted for execution: no execute permission: uid 0
+$T/exec/tree/sub/deep.py: not trusted for execution: no execute permission: uid 0
+scanned 4 files in 3 directories under policy 2 (1 other entries skipped): 2 would be refused" "" \
+	-- scan_sorted $TF scan --policy 2 "$T/exec/tree"
+expect "scan --policy 1 of an exec tree: nothing refused" 0 \
+	"scanned 3 files in 2 directories under policy 1 (2 other entries skipped): 0 would be refused" "" \
+	-- $TF scan -x --policy 1 "$T/exec/tree"
+expect "scan: a missing directory" 3 \
+	"scanned 0 files in 0 directories under policy 3 (0 other entries skipped): 0 would be refused
+1 errors" \
+	"trusted-for: $T/nope: cannot open directory: No such file or directory" \
+	-- $TF scan "$T/nope"
+done_testing

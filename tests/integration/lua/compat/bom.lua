@@ -1,0 +1,1 @@
+﻿return "after the bom"

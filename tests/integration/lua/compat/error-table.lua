@@ -1,0 +1,1 @@
+error({ code = 7 })

@@ -1,0 +1,2 @@
+local function inner() error("raised in inner") end
+inner()

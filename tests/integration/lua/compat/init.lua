@@ -1,0 +1,2 @@
+INIT = "init file ran"
+print(INIT)

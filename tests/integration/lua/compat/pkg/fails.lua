@@ -1,0 +1,1 @@
+error("module fails on purpose")

@@ -1,0 +1,1 @@
+return { name = "deep " .. select(2, ...) }

@@ -1,0 +1,1 @@
+return { deep = require("tree.deep") }

@@ -1,0 +1,3 @@
+warn("a warning")
+warn("@on")
+warn("now shown")

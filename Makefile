@@ -1,0 +1,52 @@
+# The front door.  The build itself is Meson's; this file only installs
+# what is missing (as root), configures the build directories and runs.
+#
+#   make demo     show the checks and enforcement on real mounts
+#   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
+#                 the kernel series booted in QEMU; ends "N passed, N failed"
+#   make bench    the benchmarks
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_SECONDS ?= 20
+
+.PHONY: all deps build asan demo check check-fast kernel-check bench install clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh
+
+build: deps
+	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) --werror
+	ninja -C $(BUILD)
+
+asan: deps
+	@test -f $(ASAN_BUILD)/build.ninja || meson setup $(ASAN_BUILD) --werror \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fno-sanitize-recover=all
+	ninja -C $(ASAN_BUILD)
+
+demo: build
+	tools/demo.sh $(BUILD)
+
+# Without the kernel: the quick loop while working on userspace.
+check-fast: build
+	tests/run.py --build $(BUILD)
+
+check: build asan
+	tests/run.py --build $(BUILD) --build $(ASAN_BUILD) \
+		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" \
+		--cmd kernel kernel/check.sh
+
+kernel-check:
+	kernel/check.sh
+
+bench: build
+	bench/run.sh $(BUILD)
+
+install: build
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libFuzzer target for the policy-file parser.  Beyond not crashing, every
+ * input must either parse to values in range or fail closed completely.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define ALL (TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tf_config c;
+	int r = tf_policy_parse((const char *)data, size, &c);
+
+	if (r == 0 && (c.state != TRUSTED_FOR_SOURCE_FILE || c.policy > 3 ||
+		       c.enforce > ALL || c.problem[0]))
+		abort();
+	if (r < 0 && (c.state != TRUSTED_FOR_SOURCE_FAIL_CLOSED || c.policy != 3 ||
+		      c.enforce != ALL || !c.audit || !c.problem[0] ||
+		      c.log_target == TRUSTED_FOR_LOG_NONE))
+		abort();
+	if (r != 0 && r != -1)
+		abort();
+	/* A NUL, CR or control byte anywhere must be refused. */
+	for (size_t i = 0; i < size; i++)
+		if ((data[i] < ' ' && data[i] != '\t' && data[i] != '\n') ||
+		    data[i] == 0x7f)
+			if (r == 0)
+				abort();
+	return 0;
+}

@@ -1,0 +1,42 @@
+#!/bin/bash
+# make demo works, and shows what it promises: the exact refusals.
+. "$TF_SRC/tests/lib.sh"
+TF_TMP=$(mktemp -d)
+trap 'rm -rf "$TF_TMP"' EXIT
+"$TF_SRC/tools/demo.sh" "$TF_BUILD" >"$TF_TMP/demo" 2>&1
+status=$?
+sed 's/\x1b\[[0-9;]*m//g' "$TF_TMP/demo" >"$TF_TMP/plain"
+[ "$status" = 0 ] && ok "the demo runs to its end" || not_ok "the demo runs to its end (status $status)"
+
+# shows LINE NEXT: LINE appears, directly followed by NEXT.
+shows() {
+	if grep -A1 -xF -- "$1" "$TF_TMP/plain" | grep -qxF -- "$2"; then
+		ok "the demo shows: $1"
+	else
+		not_ok "the demo shows: $1 / $2"
+		sed 's/^/#   /' "$TF_TMP/plain"
+	fi
+}
+shows "exec/hello.inc: trusted for execution (policy 3, execveat(AT_EXECVE_CHECK))" \
+	"exec/notexec.inc: not trusted for execution: no execute permission: uid 0 (policy 3, execveat(AT_EXECVE_CHECK))"
+shows '$ inc noexec/evil.inc' "1"
+shows "inc: noexec/evil.inc: not trusted for execution: noexec mount" "[exit status 126]"
+shows "inc: -c: interactive code refused" "[exit status 126]"
+shows "inc: <stdin>: interactive code refused: not a regular file: FIFO or pipe" "[exit status 126]"
+shows '$ trusted-for run --deny-interactive -- inc -i <exec/hello.inc' "1"
+shows "securebits: 0xf00, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE on (locked)" \
+	"enforcement: file, interactive (policy file: none; TRUSTEDFOR_ENFORCE: none)"
+if [ -x "$TF_BUILD/interpreters/lua/trusted-lua" ]; then
+	shows "trusted-lua: noexec/evil.lua: not trusted for execution: noexec mount" "[exit status 126]"
+fi
+if [ -x "$TF_BUILD/interpreters/python/trusted-python" ]; then
+	# CPython names the main script by its absolute path, as python3 does.
+	if grep -A1 -xE "trusted-python: /tmp/trustedfor-demo\.[A-Za-z0-9]+/noexec/evil\.py: not trusted for execution: noexec mount" \
+		"$TF_TMP/plain" | grep -qxF "[exit status 126]"; then
+		ok "the demo shows trusted-python refusing noexec/evil.py"
+	else
+		not_ok "the demo shows trusted-python refusing noexec/evil.py"
+	fi
+	shows '$ trusted-for run --restrict-file -- trusted-python exec/good.py' '{"ok": true}'
+fi
+done_testing

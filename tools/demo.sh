@@ -1,0 +1,97 @@
+#!/bin/bash
+# make demo: the checks and their enforcement on real mounts, in a private
+# mount namespace (a user namespace too when not root), so nothing here
+# touches the host's mounts.  Usage: tools/demo.sh BUILD_DIR
+set -u
+build=$(cd "${1:-build}" && pwd) || exit 1
+if [ -z "${TF_DEMO_INSIDE:-}" ]; then
+	export TF_DEMO_INSIDE=1
+	if [ "$(id -u)" = 0 ]; then
+		exec unshare --mount --propagation private "$0" "$build"
+	fi
+	exec unshare --user --map-root-user --mount --propagation private "$0" "$build" ||
+		{ echo "demo: needs root, or user namespaces (sysctl kernel.unprivileged_userns_clone=1)" >&2; exit 1; }
+fi
+
+# Commands show as a user would type them once installed.
+PATH=$build/tools:$build/interpreters/inc:$build/interpreters/lua:$build/interpreters/python:$PATH
+tf=trusted-for
+dir=$(mktemp -d /tmp/trustedfor-demo.XXXXXX)
+mount -t tmpfs -o mode=0755 demo "$dir"
+trap 'umount -l "$dir"; rmdir "$dir"' EXIT
+# Show no host policy file: the demo runs with the defaults, in this namespace only.
+mkdir "$dir/etc-upper" "$dir/etc-work"
+mount -t overlay demo-etc -o "lowerdir=/etc,upperdir=$dir/etc-upper,workdir=$dir/etc-work" /etc
+rm -f /etc/trustedfor.conf
+cd "$dir"
+mkdir exec noexec
+mount -t tmpfs -o mode=0755 demo-exec exec
+mount -t tmpfs -o mode=0755,noexec demo-noexec noexec
+
+say() { printf '\n\033[1m# %s\033[0m\n' "$*"; }
+# run [--as "what to show"] COMMAND...
+run() {
+	local shown
+	if [ "$1" = --as ]; then
+		shown=$2
+		shift 2
+	else
+		shown="$*"
+	fi
+	printf '$ %s\n' "$shown"
+	"$@"
+	printf '[exit status %d]\n' "$?"
+}
+
+say "Two fresh tmpfs mounts: exec/ and noexec/ (mounted noexec)"
+printf '#!%s\n+\n+\n' inc >exec/hello.inc
+cp exec/hello.inc exec/notexec.inc
+cp exec/hello.inc noexec/evil.inc
+chmod 0755 exec/hello.inc noexec/evil.inc
+chmod 0644 exec/notexec.inc
+ls -l exec noexec | grep -v '^total'
+
+say "Would these files be trusted for execution, and why?"
+run "$tf" check --explain exec/hello.inc exec/notexec.inc noexec/evil.inc /dev/null
+
+say "The policy in force"
+run "$tf" status
+
+say "The check on its own blocks nothing: Linux runs code through an interpreter"
+run inc noexec/evil.inc
+say "... although the kernel refuses to execute the same file"
+run ./noexec/evil.inc
+
+say "Enforcement: RESTRICT_FILE turns the failed check into a refusal"
+run "$tf" run --restrict-file -- inc noexec/evil.inc
+run "$tf" run --restrict-file -- inc exec/hello.inc
+
+say "DENY_INTERACTIVE refuses code that is not a checked file"
+run "$tf" run --deny-interactive -- inc -c +
+printf '+\n' | run --as "printf '+\\n' | $tf run --deny-interactive -- inc -i" \
+	"$tf" run --deny-interactive -- inc -i
+run --as "$tf run --deny-interactive -- inc -i <exec/hello.inc" \
+	"$tf" run --deny-interactive -- inc -i <exec/hello.inc
+
+for lang in lua python; do
+	launcher=trusted-$lang
+	[ -x "$build/interpreters/$lang/$launcher" ] || continue
+	say "The same for trusted-$lang"
+	if [ $lang = lua ]; then
+		printf 'print("hello from lua")\n' >noexec/evil.lua
+		run "$tf" run --restrict-file -- "$launcher" noexec/evil.lua
+		run "$tf" run --deny-interactive -- "$launcher" -e 'print(1)'
+	else
+		# Debian's standard library is mode 0644: policy 1 (mount) is what
+		# a Debian system can enforce today.
+		printf 'policy = 1\n' >/etc/trustedfor.conf
+		printf 'print("hello from python")\n' >noexec/evil.py
+		printf 'import json\nprint(json.dumps({"ok": True}))\n' >exec/good.py
+		run "$tf" run --restrict-file -- "$launcher" noexec/evil.py
+		run "$tf" run --restrict-file -- "$launcher" exec/good.py
+		rm /etc/trustedfor.conf
+	fi
+done
+
+say "Locked: the command cannot switch enforcement off again"
+run "$tf" run --restrict-file --deny-interactive --lock -- "$tf" status

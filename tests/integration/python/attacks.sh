@@ -1,2 +1,229 @@
 #!/bin/bash
-echo 1..0
+# trusted-python: every way of getting code from an untrusted file to run,
+# each asserting the exact refusal, under check policy 1 (mount) and 3
+# (mount and execute permission).  Files on the noexec mount are mode 0755,
+# so both policies refuse them for the mount alone.
+#
+# Under policy 3 Debian's standard library (mode 0644) would be refused too,
+# so that half runs with a copy of it made executable and bind-mounted over
+# /usr/lib/python3.11 inside the private namespace: what an administrator
+# who wants policy 3 has to do (see trusted-for scan).
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
+
+PY=$TF_BUILD/interpreters/python/trusted-python
+TF=$TF_BUILD/tools/trusted-for
+X=$TF_TMP/exec
+N=$TF_TMP/noexec
+R=("$TF" run --restrict-file --)
+D=("$TF" run --deny-interactive --)
+RD=("$TF" run --restrict-file --deny-interactive --)
+unset PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT PYTHONSAFEPATH
+export PYTHONDONTWRITEBYTECODE=1
+export HOME=$X/home
+mkdir -p "$HOME"
+
+# t WHAT STATUS STDOUT STDERR COMMAND...: expect, with the command after the four.
+t() { expect "$1" "$2" "$3" "$4" -- "${@:5}"; }
+refused() { echo "trusted-python: $1: not trusted for execution: $2"; }
+notrusted() { echo "NotTrustedError: $1: not trusted for execution: $2"; }
+with_stdin() {
+	local f=$1
+	shift
+	"$@" <"$f"
+}
+with_fd3() {
+	local f=$1
+	shift
+	"$@" 3<"$f"
+}
+compile_pyc() { /usr/bin/python3.11 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' "$1" "$2"; }
+
+# --- the files -------------------------------------------------------------
+put() { printf '%s\n' "$2" >"$1" && chmod 0755 "$1"; }
+put "$N/evil.py" 'print("evil ran")'
+put "$X/good.py" 'print("good ran")'
+put "$X/try_import.py" 'import sys
+args = sys.argv[1:]
+if args[0] == "--path":
+    sys.path.insert(0, args[1])
+    args = args[2:]
+if args[0] == "--addsitedir":
+    import site
+    try:
+        site.addsitedir(args[1])
+    except ImportError as e:
+        print(f"{type(e).__name__}: {e}")
+        sys.exit(0)
+    args = args[2:]
+try:
+    __import__(args[0])
+except ImportError as e:
+    print(f"{type(e).__name__}: {e}")
+    sys.exit(0)
+print("imported", args[0])'
+ln -s "$N/evil.py" "$X/link.py"
+ln "$N/evil.py" "$N/hardlink.py"
+# A directory of the exec mount, seen again through a noexec bind mount.
+mkdir -p "$X/dir" "$TF_TMP/noexec-view"
+put "$X/dir/script.py" 'print("script ran")'
+mount --bind "$X/dir" "$TF_TMP/noexec-view" &&
+	mount -o remount,bind,noexec "$TF_TMP/noexec-view" ||
+	not_ok "make a noexec bind mount"
+# Packages, a directory with __main__, zip archives.
+mkdir -p "$N/pkg" "$N/app"
+put "$N/pkg/__init__.py" 'print("evil package ran")'
+put "$N/app/__main__.py" 'print("evil app ran")'
+(cd "$N/app" && /usr/bin/python3.11 -m zipfile -c "$N/app.zip" __main__.py)
+(cd "$N" && /usr/bin/python3.11 -m zipfile -c "$N/mods.zip" evil.py)
+chmod 0755 "$N/app.zip" "$N/mods.zip"
+# A sourceless .pyc.
+put "$N/sourceless_src.py" 'print("evil sourceless ran")'
+compile_pyc "$N/sourceless_src.py" "$N/sourceless.pyc" && chmod 0755 "$N/sourceless.pyc"
+# A source on the exec mount whose __pycache__ is on the noexec mount.
+mkdir -p "$X/cached/__pycache__" "$N/pycache"
+put "$X/cached/cmod.py" 'print("cmod ran")'
+compile_pyc "$X/cached/cmod.py" "$N/pycache/cmod.cpython-311.pyc" &&
+	chmod 0755 "$N/pycache/cmod.cpython-311.pyc"
+mount --bind "$N/pycache" "$X/cached/__pycache__" || not_ok "bind the noexec __pycache__"
+# A .pth file in the user site directory of a HOME on the noexec mount.
+mkdir -p "$N/home/.local/lib/python3.11/site-packages" "$N/site"
+put "$N/home/.local/lib/python3.11/site-packages/evil.pth" 'import sys; print("evil pth ran")'
+put "$N/site/evil.pth" 'import sys; print("evil pth ran")'
+put "$N/startup.py" 'print("evil startup ran")'
+
+# --- policy 3 needs a standard library that passes it ----------------------
+trusted_stdlib() {
+	mkdir -p "$X/stdlib" "$X/empty"
+	tar -C /usr/lib/python3.11 --exclude=./test -cf - . | tar -C "$X/stdlib" -xf - &&
+		chmod -R a+x "$X/stdlib" &&
+		mount --bind "$X/stdlib" /usr/lib/python3.11 &&
+		mount --bind "$X/empty" /usr/lib/python3/dist-packages &&
+		{ [ ! -d /usr/local/lib/python3.11/dist-packages ] ||
+			mount --bind "$X/empty" /usr/local/lib/python3.11/dist-packages; }
+}
+
+# --- the cases ------------------------------------------------------------
+cases() {
+	local p=$1 m='noexec mount'
+
+	t "policy $p: a trusted script runs" 0 "good ran" "" "${R[@]}" "$PY" "$X/good.py"
+	t "policy $p: the standard library imports" 0 "ok" "" \
+		"${R[@]}" "$PY" -c 'import json, email.mime.text, asyncio, decimal, sqlite3; print("ok")'
+	t "policy $p: script on a noexec mount" 126 "" "$(refused "$N/evil.py" "$m")" \
+		"${R[@]}" "$PY" "$N/evil.py"
+	t "policy $p: symlink on an exec mount into a noexec mount" 126 "" \
+		"$(refused "$X/link.py" "$m")" "${R[@]}" "$PY" "$X/link.py"
+	t "policy $p: hardlink on a noexec mount" 126 "" \
+		"$(refused "$N/hardlink.py" "$m")" "${R[@]}" "$PY" "$N/hardlink.py"
+	t "policy $p: noexec bind mount of an exec directory" 126 "" \
+		"$(refused "$TF_TMP/noexec-view/script.py" "$m")" \
+		"${R[@]}" "$PY" "$TF_TMP/noexec-view/script.py"
+	t "policy $p: the same file through the exec mount runs" 0 "script ran" "" \
+		"${R[@]}" "$PY" "$X/dir/script.py"
+	t "policy $p: /proc/self/fd/N of a noexec file" 126 "" \
+		"$(refused /proc/self/fd/3 "$m")" with_fd3 "$N/evil.py" "${R[@]}" "$PY" /proc/self/fd/3
+	t "policy $p: module reached through PYTHONPATH" 0 "$(notrusted "$N/evil.py" "$m")" "" \
+		env PYTHONPATH="$N" "${R[@]}" "$PY" "$X/try_import.py" evil
+	t "policy $p: module reached through a sys.path edit" 0 "$(notrusted "$N/evil.py" "$m")" "" \
+		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" evil
+	t "policy $p: package reached through a sys.path edit" 0 \
+		"$(notrusted "$N/pkg/__init__.py" "$m")" "" \
+		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" pkg
+	t "policy $p: .pth file in the user site directory" 126 "" \
+		"$(refused "$N/home/.local/lib/python3.11/site-packages/evil.pth" "$m")" \
+		env HOME="$N/home" "${R[@]}" "$PY" "$X/good.py"
+	t "policy $p: .pth file through site.addsitedir()" 0 "$(notrusted "$N/site/evil.pth" "$m")" "" \
+		"${R[@]}" "$PY" "$X/try_import.py" --addsitedir "$N/site" json
+	t "policy $p: zip archive as the script" 126 "" "$(refused "$N/app.zip" "$m")" \
+		"${R[@]}" "$PY" "$N/app.zip"
+	t "policy $p: directory with __main__.py as the script" 126 "" \
+		"$(refused "$N/app/__main__.py" "$m")" "${R[@]}" "$PY" "$N/app"
+	# A path hook that cannot open an archive makes that sys.path entry
+	# empty; the import fails and the refusal is logged (here to stderr).
+	set_policy_file "policy = $p
+log = stderr"
+	"${R[@]}" "$PY" "$X/try_import.py" --path "$N/mods.zip" evil >"$TF_TMP/out" 2>"$TF_TMP/err"
+	if [ "$?" = 0 ] &&
+		[ "$(cat "$TF_TMP/out")" = "ModuleNotFoundError: No module named 'evil'" ] &&
+		grep -qxF "trustedfor: refused file=\"$N/mods.zip\" reason=\"noexec mount\" detail=\"$N\" policy=$p enforced-by=securebits pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' "$TF_TMP/err") exe=\"$PY\"" "$TF_TMP/err"; then
+		ok "policy $p: zip archive on sys.path"
+	else
+		not_ok "policy $p: zip archive on sys.path"
+		sed 's/^/#   /' "$TF_TMP/out" "$TF_TMP/err"
+	fi
+	set_policy_file "policy = $p
+log = none"
+	t "policy $p: sourceless .pyc imported" 0 "$(notrusted "$N/sourceless.pyc" "$m")" "" \
+		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" sourceless
+	t "policy $p: sourceless .pyc as the script" 126 "" "$(refused "$N/sourceless.pyc" "$m")" \
+		"${R[@]}" "$PY" "$N/sourceless.pyc"
+	t "policy $p: __pycache__ on a noexec mount for a source on an exec mount" 0 \
+		"$(notrusted "$X/cached/__pycache__/cmod.cpython-311.pyc" "$m")" "" \
+		"${R[@]}" "$PY" "$X/try_import.py" --path "$X/cached" cmod
+	t "policy $p: PYTHONSTARTUP on a noexec mount" 126 "" "$(refused "$N/startup.py" "$m")" \
+		env PYTHONSTARTUP="$N/startup.py" "${R[@]}" "$PY" -q -i
+	t "policy $p: -m naming a noexec module" 126 "" "$(refused "$N/evil.py" "$m")" \
+		env PYTHONPATH="$N" "${R[@]}" "$PY" -m evil
+	t "policy $p: python - < noexec file, files enforced only (stdin is interactive)" \
+		0 "evil ran" "" with_stdin "$N/evil.py" "${R[@]}" "$PY" -
+	t "policy $p: python - < noexec file, interactive denied" 126 "" \
+		"trusted-python: <stdin>: interactive code refused: noexec mount: $N" \
+		with_stdin "$N/evil.py" "${D[@]}" "$PY" -
+	t "policy $p: python - < exec file, interactive denied" 0 "good ran" "" \
+		with_stdin "$X/good.py" "${RD[@]}" "$PY" -
+	t "policy $p: -c, interactive denied" 126 "" "trusted-python: -c: interactive code refused" \
+		"${D[@]}" "$PY" -c 'print("evil")'
+	t "policy $p: -i after a trusted script, interactive denied" 126 "" \
+		"trusted-python: <stdin>: interactive code refused: not a regular file: character device" \
+		with_stdin /dev/null "${D[@]}" "$PY" -i "$X/good.py"
+	if [ "$p" = 3 ]; then
+		put "$X/noperm.py" 'print("noperm ran")'
+		chmod 0644 "$X/noperm.py"
+		t "policy 3: script without execute permission" 126 "" \
+			"$(refused "$X/noperm.py" "no execute permission")" "${R[@]}" "$PY" "$X/noperm.py"
+		t "policy 3: module without execute permission" 0 \
+			"$(notrusted "$X/noperm.py" "no execute permission")" "" \
+			"${R[@]}" "$PY" "$X/try_import.py" --path "$X" noperm
+	fi
+}
+
+# Nothing enforced: the same files run, so the refusals above are real.
+set_policy_file "policy = 1
+log = none" || not_ok "policy file"
+t "not enforced: script on a noexec mount runs" 0 "evil ran" "" "$PY" "$N/evil.py"
+t "not enforced: module on a noexec mount imports" 0 "evil ran
+imported evil" "" env PYTHONPATH="$N" "$PY" "$X/try_import.py" evil
+t "not enforced: sourceless .pyc on a noexec mount imports" 0 "evil sourceless ran
+imported sourceless" "" "$PY" "$X/try_import.py" --path "$N" sourceless
+t "not enforced: .pth file on a noexec mount runs" 0 "evil pth ran
+good ran" "" env HOME="$N/home" "$PY" "$X/good.py"
+
+cases 1
+
+# The tamper check: the launcher's guard for sourceless files is a method of
+# SourcelessFileLoader; replacing it is trusted code choosing to run
+# untrusted bytes, like exec(open(f).read()), and is documented as such.
+
+set_policy_file "policy = 3
+log = none" || not_ok "policy file"
+# CPython prints its path configuration when the codecs cannot be imported,
+# then the launcher its one line.
+"${R[@]}" "$PY" -S -c pass >"$TF_TMP/out" 2>"$TF_TMP/err" </dev/null
+status=$?
+if [ "$status" = 126 ] && [ "$(tail -n 1 "$TF_TMP/err")" = "$(refused \
+	/usr/lib/python3.11/encodings/__pycache__/__init__.cpython-311.pyc "no execute permission")" ]; then
+	ok "policy 3: Debian's standard library (mode 0644) is refused"
+else
+	not_ok "policy 3: Debian's standard library (mode 0644) is refused"
+	echo "#   status $status"
+	sed 's/^/#   /' "$TF_TMP/err"
+fi
+if trusted_stdlib; then
+	cases 3
+else
+	not_ok "policy 3: make an executable copy of the standard library"
+fi
+
+done_testing

@@ -21,6 +21,6 @@ echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	"($(getconf _NPROCESSORS_ONLN) CPUs)"
 echo "kernel: $(uname -sr)"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "user: $(id -un)"
+echo "user: $(id -un); load average: $(cut -d" " -f1-3 /proc/loadavg)"
 echo
 exec "$bench" "$@"

@@ -178,6 +178,14 @@ static int op_lean_model(void)
 	return raw_execveat(cur_fd);
 }
 
+/* The descriptor probe alone in front of the system call, in context. */
+static int op_getfd_execveat(void)
+{
+	if (fcntl(cur_fd, F_GETFD) < 0)
+		return -1;
+	return raw_execveat(cur_fd);
+}
+
 /* ---- timing ---- */
 
 static long long now_ns(void)
@@ -213,8 +221,8 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int rounds = 51;
-static double batch_ms = 5.0;
+static int rounds = 201;
+static double batch_ms = 1.0;
 
 /* Enough calls per batch for about batch_ms of the slower side. */
 static long batch_size(int (*a)(void), int (*b)(void), int fd)
@@ -368,8 +376,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"Usage: trusted_for_bench [-r ROUNDS] [-t BATCH_MS] [-n]\n"
-		"  -r  interleaved rounds per measurement (default 51)\n"
-		"  -t  milliseconds per batch (default 5)\n"
+		"  -r  interleaved rounds per measurement (default 201)\n"
+		"  -t  milliseconds per batch (default 1)\n"
 		"  -n  do not pin to one CPU\n");
 	exit(2);
 }
@@ -377,7 +385,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct trusted_for_policy pol;
-	struct pair ea, ed, ma, md, la, ld;
+	struct pair ea, ed, ma, md, la, ld, ga, gd;
 	int pin = 1, c, ok = 0;
 
 	while ((c = getopt(argc, argv, "r:t:nh")) != -1) {
@@ -439,6 +447,8 @@ int main(int argc, char **argv)
 	md = measure_pair(op_raw_emulation, op_lib_emulation, fd_denied);
 	la = measure_pair(op_raw_execveat, op_lean_model, fd_allowed);
 	ld = measure_pair(op_raw_execveat, op_lean_model, fd_denied);
+	ga = measure_pair(op_raw_execveat, op_getfd_execveat, fd_allowed);
+	gd = measure_pair(op_raw_execveat, op_getfd_execveat, fd_denied);
 
 	printf("ns per call; ratio = library / raw (of the medians, and the median of the per-round ratios)\n\n");
 	printf("| %-34s | %9s | %9s | %6s | %6s | %8s |\n", "case", "raw ns",
@@ -452,6 +462,8 @@ int main(int argc, char **argv)
 	row("syscalls vs emulation, 0644", md);
 	row("execveat vs lean model, 0755", la);
 	row("execveat vs lean model, 0644", ld);
+	row("execveat vs F_GETFD+execveat, 0755", ga);
+	row("execveat vs F_GETFD+execveat, 0644", gd);
 
 	printf("\nwhat the extra pieces cost, ns per call (0755 file unless noted)\n\n");
 	printf("| %-52s | %7s |\n", "piece", "ns");

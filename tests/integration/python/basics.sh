@@ -1,2 +1,130 @@
 #!/bin/bash
-echo 1..0
+# trusted-python with nothing enforced behaves as Debian's python3.11: each
+# case runs both and compares exit status, stdout and stderr, after writing
+# both interpreters' paths as PYTHON.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+
+PY=$TF_BUILD/interpreters/python/trusted-python
+REF=/usr/bin/python3.11
+W=$TF_TMP/work
+mkdir -p "$W"
+cd "$W" || exit 1
+unset PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT PYTHONSAFEPATH
+export PYTHONDONTWRITEBYTECODE=1 HOME=$W
+set_policy_file "policy = 3
+enforce = none
+audit = off
+log = none" || not_ok "policy file"
+
+# same WHAT [STDIN-FILE] -- ARGS...: both interpreters, same everything.
+same() {
+	local what=$1 in=/dev/null
+	shift
+	if [ "$1" != -- ]; then
+		in=$1
+		shift
+	fi
+	shift
+	"$REF" "$@" <"$in" >"$TF_TMP/ref.out" 2>"$TF_TMP/ref.err"
+	local ref_status=$?
+	"$PY" "$@" <"$in" >"$TF_TMP/tp.out" 2>"$TF_TMP/tp.err"
+	local tp_status=$?
+	local n
+	for n in ref tp; do
+		sed -e "s|$PY|PYTHON|g" -e "s|$REF|PYTHON|g" \
+			-e 's|\btrusted-python\b|PYTHON|g' -e 's|\bpython3\.11\b|PYTHON|g' \
+			"$TF_TMP/$n.out" "$TF_TMP/$n.err" >"$TF_TMP/$n.all"
+	done
+	if [ "$ref_status" = "$tp_status" ] && cmp -s "$TF_TMP/ref.all" "$TF_TMP/tp.all"; then
+		ok "$what (status $tp_status)"
+	else
+		not_ok "$what"
+		echo "#   python3.11 status $ref_status, trusted-python status $tp_status"
+		diff "$TF_TMP/ref.all" "$TF_TMP/tp.all" | sed 's/^/#   /'
+	fi
+}
+
+cat >"$W/show.py" <<'EOF'
+import sys
+print(__name__, __file__, sys.argv, sys.path[0], sys.flags)
+print(sys.prefix, sys.base_prefix, sys.exec_prefix, sys.path[1:])
+print(sys.orig_argv[1:])
+EOF
+printf 'import sys\nsys.exit(3)\n' >"$W/exit3.py"
+printf 'def f():\n    raise ValueError("boom")\nf()\n' >"$W/raise.py"
+printf 'print("unterminated\n' >"$W/syntax.py"
+printf 'garbage line for -x\nimport sys; print("x ok", sys.argv)\n' >"$W/dashx.py"
+printf 'raise KeyboardInterrupt\n' >"$W/kbd.py"
+mkdir -p "$W/app"
+printf 'print("main of dir", __file__)\n' >"$W/app/__main__.py"
+(cd "$W/app" && "$REF" -m zipfile -c "$W/app.zip" __main__.py)
+mkdir -p "$W/nomain"
+printf 'print("pyc main", __name__, __file__)\n' >"$W/pycsrc.py"
+"$REF" -c 'import py_compile; py_compile.compile("pycsrc.py", cfile="pycmain.pyc", doraise=True)'
+cp "$W/pycmain.pyc" "$W/pycmain.bin"
+mkdir -p "$W/pkg"
+printf 'print("pkg main", __name__)\n' >"$W/pkg/__main__.py"
+: >"$W/pkg/__init__.py"
+printf 'print("startup ran")\n' >"$W/startup.py"
+printf 'import os\nos.environ["PYTHONINSPECT"] = "1"\nprint("set inspect")\n' >"$W/setinspect.py"
+printf 'x = 6 * 7\nprint(x)\n' >"$W/stdin.py"
+
+same "script: __file__, argv, sys.path, sys.flags, prefixes" -- show.py a b
+same "script by absolute path" -- "$W/show.py"
+same "script, -E -s -B -O -W error -X utf8" -- -E -s -B -O -W error -X utf8 show.py
+same "script, -I" -- -I show.py
+same "script, -S" -- -S show.py
+same "script, -P" -- -P show.py
+same "script, -u -R -b -d" -- -u -R -b show.py
+same "-c: argv and sys.path" -- -c 'import sys; print(sys.argv, repr(sys.path[0]), sys.flags)' x y
+same "-m: argv and sys.path" -- -m show a
+same "-m package with __main__" -- -m pkg
+same "-m json.tool" "$W/stdin.py" -- -c 'import json; print(json.dumps({"a": [1, 2]}))'
+same "-m of a missing module" -- -m no_such_module
+same "missing script" -- no_such_file.py
+same "directory without __main__" -- nomain
+same "directory with __main__" -- app
+same "zip with __main__" -- app.zip
+same ".pyc as the script" -- pycmain.pyc
+same ".pyc without the suffix, found by its magic" -- pycmain.bin
+same "sys.exit(3)" -- exit3.py
+same "uncaught exception" -- raise.py
+same "syntax error" -- syntax.py
+same "-x skips the first line" -- -x dashx.py q
+same "stdin from a file" "$W/stdin.py" --
+same "stdin from a file, named -" "$W/stdin.py" -- - arg
+same "-i after a script, stdin a file" "$W/stdin.py" -- -i exit3.py
+same "PYTHONINSPECT set by the script" "$W/stdin.py" -- setinspect.py
+same "-i with PYTHONSTARTUP, stdin a file" "$W/stdin.py" -- -q -i
+same "-V" -- -V
+same "-VV" -- -VV
+same "--help" -- --help
+same "unknown option" -- --no-such-option
+same "-c with SystemExit('message')" -- -c 'raise SystemExit("bye")'
+
+# PYTHONSTARTUP is read for an interactive stdin only.
+export PYTHONSTARTUP=$W/startup.py
+same "PYTHONSTARTUP with -i" "$W/stdin.py" -- -i
+same "PYTHONSTARTUP ignored for a script" -- exit3.py
+unset PYTHONSTARTUP
+
+# Ctrl-C: both die of SIGINT.
+same "unhandled KeyboardInterrupt" -- kbd.py
+
+expect "sys.executable is the launcher" 0 "$PY" "" -- "$PY" -c 'import sys; print(sys.executable)'
+expect "NotTrustedError is an ImportError" 0 "True" "" -- \
+	"$PY" -c 'import _trustedfor; print(issubclass(_trustedfor.NotTrustedError, ImportError))'
+expect "the sourceless loader reads through io.open_code" 0 "True" "" -- \
+	"$PY" -c 'import importlib.machinery as m; print(m.SourcelessFileLoader.get_data.__module__ == "_trustedfor")'
+
+# A venv made by trusted-python runs trusted-python and finds its prefix.
+if "$PY" -m venv --without-pip "$W/venv" >"$TF_TMP/out" 2>&1; then
+	expect "venv: python is the launcher, prefix is the venv" 0 "True $W/venv /usr" "" -- \
+		"$W/venv/bin/python" -c 'import sys, os; print(os.path.realpath(sys.executable) == os.path.realpath("'"$PY"'"), sys.prefix, sys.base_prefix)'
+else
+	not_ok "venv: create"
+	sed 's/^/#   /' "$TF_TMP/out"
+fi
+
+done_testing

@@ -93,16 +93,7 @@ put "$N/home/.local/lib/python3.11/site-packages/evil.pth" 'import sys; print("e
 put "$N/site/evil.pth" 'import sys; print("evil pth ran")'
 put "$N/startup.py" 'print("evil startup ran")'
 
-# --- policy 3 needs a standard library that passes it ----------------------
-trusted_stdlib() {
-	mkdir -p "$X/stdlib" "$X/empty"
-	tar -C /usr/lib/python3.11 --exclude=./test -cf - . | tar -C "$X/stdlib" -xf - &&
-		chmod -R a+x "$X/stdlib" &&
-		mount --bind "$X/stdlib" /usr/lib/python3.11 &&
-		mount --bind "$X/empty" /usr/lib/python3/dist-packages &&
-		{ [ ! -d /usr/local/lib/python3.11/dist-packages ] ||
-			mount --bind "$X/empty" /usr/local/lib/python3.11/dist-packages; }
-}
+. "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 
 # --- the cases ------------------------------------------------------------
 cases() {
@@ -220,7 +211,7 @@ else
 	echo "#   status $status"
 	sed 's/^/#   /' "$TF_TMP/err"
 fi
-if trusted_stdlib; then
+if trusted_stdlib "$X"; then
 	cases 3
 else
 	not_ok "policy 3: make an executable copy of the standard library"

@@ -1,0 +1,17 @@
+# The interpreter matrix's adapter for trusted-python (contract:
+# ../interpreter-matrix.sh).  The matrix runs under check policy 3, which
+# refuses Debian's standard library (mode 0644): so that the interpreter can
+# start at all, the standard library is replaced, inside the runner's private
+# mount namespace only, by an executable copy (trusted_stdlib).
+interp=$TF_BUILD/interpreters/python/trusted-python
+prog=trusted-python
+code='print("marker")'
+marker=marker
+eval_flag=-c
+stdin_args=(-)
+unset PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT PYTHONSAFEPATH
+export HOME=$TF_TMP/python-home
+mkdir -p "$HOME"
+. "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
+trusted_stdlib "$TF_TMP/python-stdlib" ||
+	missing="cannot make an executable copy of the standard library"

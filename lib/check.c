@@ -157,6 +157,8 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v)
 	const char *internal;
 	int fl = fcntl(fd, F_GETFL);
 
+	if (fl >= 0 && policy == 0)
+		return 0;
 	if (fl < 0 || fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
 		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR :
 						TRUSTED_FOR_ERROR, errno);
@@ -254,6 +256,23 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *name)
 			 trusted_for_reason_string(v->reason));
 }
 
+/*
+ * The answer alone, for trusted_for(): 0, or -1 with errno, and not one
+ * system call more than the backend needs.
+ */
+int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend)
+{
+	struct trusted_for_verdict scratch;
+
+	if (backend != TRUSTED_FOR_BACKEND_EMULATED)
+		return kernel_check(fd, backend);
+	if (emulate(fd, policy, &scratch) == 0)
+		return 0;
+	errno = scratch.error;
+	return -1;
+}
+
+/* The answer with its reason, its detail and a message naming the file. */
 int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	     const char *name, struct trusted_for_verdict *v)
 {
@@ -264,24 +283,20 @@ int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	v->backend = backend;
 	if (!name)
 		name = "(descriptor)";
-	if (fcntl(fd, F_GETFD) < 0) {
-		r = deny(v, TRUSTED_FOR_BAD_DESCRIPTOR, EBADF);
-	} else if (policy > TRUSTED_FOR_POLICY_ALL) {
+	if (policy > TRUSTED_FOR_POLICY_ALL ||
+	    (backend != TRUSTED_FOR_BACKEND_EMULATED &&
+	     backend != TRUSTED_FOR_BACKEND_SYSCALL &&
+	     backend != TRUSTED_FOR_BACKEND_EXECVE_CHECK)) {
 		r = deny(v, TRUSTED_FOR_ERROR, EINVAL);
 	} else if (backend == TRUSTED_FOR_BACKEND_EMULATED) {
-		r = policy ? emulate(fd, policy, v) : 0;
-	} else if (backend == TRUSTED_FOR_BACKEND_SYSCALL ||
-		   backend == TRUSTED_FOR_BACKEND_EXECVE_CHECK) {
-		r = kernel_check(fd, backend);
-		if (r < 0) {
-			explain_kernel_denial(fd, policy, v);
-			r = -1;
-		}
+		r = emulate(fd, policy, v);
 	} else {
-		r = deny(v, TRUSTED_FOR_ERROR, EINVAL);
+		r = kernel_check(fd, backend);
+		if (r < 0)
+			explain_kernel_denial(fd, policy, v);
 	}
 	v->trusted = r == 0;
 	describe(v, fd, name);
 	errno = v->error;
-	return r;
+	return v->trusted ? 0 : -1;
 }

@@ -18,6 +18,7 @@ struct tf_kernel {
 void tf_kernel_probe(struct tf_kernel *k);
 void tf_kernel_override(const struct tf_kernel *k);
 int tf_kernel_policy(unsigned int *policy);
+int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend);
 int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	     const char *name, struct trusted_for_verdict *v);
 
@@ -47,8 +48,8 @@ void tf_policy_load(const char *path, struct tf_config *c);
 void tf_config_get(struct tf_config *c);
 int tf_enforce_parse(const char *list, unsigned int *enforce);
 unsigned int tf_env_enforce(void);
-int tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
-			enum trusted_for_backend *backend);
+void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
+			 enum trusted_for_backend *backend);
 
 /* log.c */
 void tf_log(int priority, const char *fmt, ...)

@@ -58,6 +58,31 @@ int tf_enforce_parse(const char *list, unsigned int *enforce)
 }
 
 /*
+ * The check policy trusted_for() applies, its source and the backend that
+ * applies it, packed in one word: trusted_for() reads it on every call, and
+ * a lock or a copy of the configuration there would cost more than the
+ * denied check itself.
+ */
+static atomic_uint effective;
+
+static void compute_effective(const struct tf_config *c)
+{
+	struct tf_kernel k;
+	unsigned int policy = c->policy, source = c->state;
+	unsigned int backend = TRUSTED_FOR_BACKEND_EMULATED;
+
+	tf_kernel_probe(&k);
+	if (k.patched) {
+		tf_kernel_policy(&policy);
+		source = TRUSTED_FOR_SOURCE_KERNEL;
+		backend = TRUSTED_FOR_BACKEND_SYSCALL;
+	} else if (policy == TRUSTED_FOR_POLICY_ALL && k.execve_check) {
+		backend = TRUSTED_FOR_BACKEND_EXECVE_CHECK;
+	}
+	atomic_store(&effective, policy | backend << 4 | source << 8);
+}
+
+/*
  * Problems are logged after the policy is in place, never while it is being
  * loaded: the default log function itself reads the policy's log target.
  */
@@ -76,6 +101,7 @@ static void load_once(void)
 	const char *env = getenv("TRUSTEDFOR_ENFORCE");
 
 	load(&config);
+	compute_effective(&config);
 	/* The environment can only add; one it cannot parse adds everything. */
 	if (env && *env && tf_enforce_parse(env, &env_enforce) < 0) {
 		env_enforce = TRUSTED_FOR_ENFORCE_FILE |
@@ -122,6 +148,7 @@ TF_EXPORT int trusted_for_reload_policy(void)
 	load(&fresh);
 	pthread_mutex_lock(&config_lock);
 	config = fresh;
+	compute_effective(&config);
 	pthread_mutex_unlock(&config_lock);
 	report_problems();
 	return 0;
@@ -138,27 +165,16 @@ TF_EXPORT int trusted_for_strengthen(unsigned int enforce)
 	return 0;
 }
 
-/* The check policy trusted_for() applies, and the backend that applies it. */
-int tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
-			enum trusted_for_backend *backend)
+void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
+			 enum trusted_for_backend *backend)
 {
-	struct tf_kernel k;
-	struct tf_config c;
+	unsigned int e;
 
-	tf_kernel_probe(&k);
-	if (k.patched) {
-		tf_kernel_policy(policy);
-		*source = TRUSTED_FOR_SOURCE_KERNEL;
-		*backend = TRUSTED_FOR_BACKEND_SYSCALL;
-		return 0;
-	}
-	tf_config_get(&c);
-	*policy = c.policy;
-	*source = c.state;
-	*backend = (c.policy == TRUSTED_FOR_POLICY_ALL && k.execve_check) ?
-			   TRUSTED_FOR_BACKEND_EXECVE_CHECK :
-			   TRUSTED_FOR_BACKEND_EMULATED;
-	return 0;
+	pthread_once(&config_once, load_once);
+	e = atomic_load(&effective);
+	*policy = e & 0xf;
+	*backend = (enum trusted_for_backend)(e >> 4 & 0xf);
+	*source = (enum trusted_for_source)(e >> 8 & 0xf);
 }
 
 static unsigned int securebits_enforce(unsigned int bits)
@@ -178,6 +194,9 @@ TF_EXPORT int trusted_for_get_policy(struct trusted_for_policy *p)
 	tf_kernel_probe(&k);
 	tf_config_get(&c);
 	tf_effective_policy(&p->policy, &p->policy_source, &p->backend);
+	/* The patched kernel's sysctl can change at any time. */
+	if (p->policy_source == TRUSTED_FOR_SOURCE_KERNEL)
+		tf_kernel_policy(&p->policy);
 	p->execve_check = k.execve_check;
 	p->patched_kernel = k.patched;
 	p->file_enforce = c.enforce;

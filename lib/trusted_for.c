@@ -7,13 +7,16 @@
 
 TF_EXPORT int trusted_for(int fd, int usage, unsigned int flags)
 {
-	struct trusted_for_verdict v;
+	enum trusted_for_source source;
+	enum trusted_for_backend backend;
+	unsigned int policy;
 
 	if (usage != TRUSTED_FOR_EXECUTION || flags != 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	return trusted_for_explain(fd, NULL, &v);
+	tf_effective_policy(&policy, &source, &backend);
+	return tf_answer(fd, policy, backend);
 }
 
 TF_EXPORT int trusted_for_explain(int fd, const char *name,
@@ -24,6 +27,9 @@ TF_EXPORT int trusted_for_explain(int fd, const char *name,
 	unsigned int policy;
 
 	tf_effective_policy(&policy, &source, &backend);
+	/* Only to explain: the kernel's call applies the sysctl's value. */
+	if (source == TRUSTED_FOR_SOURCE_KERNEL)
+		tf_kernel_policy(&policy);
 	return tf_check(fd, policy, backend, name, v);
 }
 

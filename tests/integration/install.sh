@@ -1,0 +1,56 @@
+#!/bin/bash
+# meson install with DESTDIR, then build a program against the installed
+# header and pkg-config file, and check what the library exports.
+. "$TF_SRC/tests/lib.sh"
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+TF_TMP=$D
+
+if meson install -C "$TF_BUILD" --destdir "$D/root" --no-rebuild --quiet >"$D/log" 2>&1; then
+	ok "meson install --destdir"
+else
+	not_ok "meson install --destdir"
+	sed 's/^/#   /' "$D/log"
+	done_testing
+fi
+for f in include/trustedfor.h bin/trusted-for share/man/man3/trusted_for.3 \
+	share/man/man1/trusted-for.1 share/man/man5/trustedfor.conf.5; do
+	[ -e "$D/root/usr/local/$f" ] && ok "installs $f" || not_ok "installs $f"
+done
+pc=$(find "$D/root" -name trustedfor.pc)
+libdir=$(dirname "$(dirname "$pc")")
+[ -n "$pc" ] && ok "installs trustedfor.pc" || not_ok "installs trustedfor.pc"
+
+cat >"$D/consumer.c" <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+#include <trustedfor.h>
+int main(int argc, char **argv)
+{
+	int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	struct trusted_for_verdict v;
+
+	trusted_for_check(fd, 1, argv[1], &v);
+	printf("%d %s\n", trusted_for(fd, TRUSTED_FOR_EXECUTION, 0), v.message);
+	return argc != 2;
+}
+C
+# shellcheck disable=SC2046
+if cc -Wall -Werror -o "$D/consumer" "$D/consumer.c" \
+	$(PKG_CONFIG_SYSROOT_DIR="$D/root" PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs trustedfor) \
+	2>"$D/cc.log"; then
+	ok "a program builds with pkg-config --cflags --libs trustedfor"
+else
+	not_ok "a program builds with pkg-config --cflags --libs trustedfor"
+	sed 's/^/#   /' "$D/cc.log"
+fi
+expect "... and runs against the installed library" 0 "0 /bin/sh: trusted for execution" "" \
+	-- env LD_LIBRARY_PATH="$libdir" "$D/consumer" /bin/sh
+
+exports=$(nm -D --defined-only "$libdir/libtrustedfor.so" | awk '$2 == "T" { print $3 }' | sort | tr '\n' ' ')
+expect "only the API is exported, every symbol at TRUSTEDFOR_1.0" 0 \
+	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_policy@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
+	-- echo -n "$exports"
+expect "the static library holds the seed call" 0 "T trusted_for" "" \
+	-- sh -c "nm '$libdir/libtrustedfor.a' 2>/dev/null | grep -x '[0-9a-f]* T trusted_for' | cut -d' ' -f2-"
+done_testing

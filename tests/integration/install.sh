@@ -35,8 +35,12 @@ int main(int argc, char **argv)
 	return argc != 2;
 }
 C
+# A sanitized library needs a sanitized program.
+san=$(meson introspect --buildoptions "$TF_BUILD" | python3 -c \
+	'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "b_sanitize"))')
+[ "$san" = none ] && san_flags= || san_flags=-fsanitize=$san
 # shellcheck disable=SC2046
-if cc -Wall -Werror -o "$D/consumer" "$D/consumer.c" \
+if cc -Wall -Werror $san_flags -o "$D/consumer" "$D/consumer.c" \
 	$(PKG_CONFIG_SYSROOT_DIR="$D/root" PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs trustedfor) \
 	2>"$D/cc.log"; then
 	ok "a program builds with pkg-config --cflags --libs trustedfor"

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Many threads asking at once, while another re-reads the policy and swaps
+ * the log function: every answer must stay exact (run it under ASan/UBSan,
+ * as make check does, to see races' damage).
+ */
+#include "../tap.h"
+
+#include <pthread.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+#define THREADS 6
+#define ROUNDS 3000
+
+static char dir[256];
+static int good_fd, evil_fd;
+static int wrong[THREADS];
+
+static void quiet_log(int priority, const char *line, void *data)
+{
+	(void)priority;
+	(void)line;
+	(void)data;
+}
+
+static void *asker(void *arg)
+{
+	long id = (long)arg;
+	struct trusted_for_verdict v;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		if (trusted_for(good_fd, TRUSTED_FOR_EXECUTION, 0) != 0)
+			wrong[id]++;
+		errno = 0;
+		if (trusted_for(evil_fd, TRUSTED_FOR_EXECUTION, 0) != -1 || errno != EACCES)
+			wrong[id]++;
+		if (trusted_for_allow_file(evil_fd, "evil", &v) != -1 ||
+		    strcmp(v.message, "evil: not trusted for execution: noexec mount"))
+			wrong[id]++;
+	}
+	return NULL;
+}
+
+static void *reloader(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ROUNDS / 10; i++) {
+		trusted_for_reload_policy();
+		trusted_for_set_log_fn(i % 2 ? quiet_log : NULL, NULL);
+		trusted_for_set_log_fn(quiet_log, NULL);
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t threads[THREADS + 1];
+	char path[512];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (tap_private_namespace(dir, sizeof(dir)) < 0) {
+		tap_not_run("threads", "needs root or user namespaces");
+		return tap_done();
+	}
+	if (tap_policy_file(dir, "enforce = file\nlog = none\n", 0644, 0) < 0)
+		tap_bail("policy file");
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, i ? "noexec" : "exec");
+		if (mkdir(path, 0755) < 0 ||
+		    mount("t", path, "tmpfs", i ? MS_NOEXEC : 0, "mode=0755") < 0)
+			tap_bail("mount");
+		snprintf(path, sizeof(path), "%s/%s/script", dir, i ? "noexec" : "exec");
+		write_file(path, "+\n", 0755);
+	}
+	snprintf(path, sizeof(path), "%s/exec/script", dir);
+	good_fd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/noexec/script", dir);
+	evil_fd = open(path, O_RDONLY | O_CLOEXEC);
+	trusted_for_set_log_fn(quiet_log, NULL);
+	for (long i = 0; i < THREADS; i++)
+		if (pthread_create(&threads[i], NULL, asker, (void *)i))
+			tap_bail("pthread_create");
+	if (pthread_create(&threads[THREADS], NULL, reloader, NULL))
+		tap_bail("pthread_create");
+	for (int i = 0; i <= THREADS; i++)
+		pthread_join(threads[i], NULL);
+	for (int i = 0; i < THREADS; i++)
+		tap_is_int(wrong[i], 0, "thread %d: %d rounds of three calls, every answer exact",
+			   i, ROUNDS);
+	return tap_done();
+}

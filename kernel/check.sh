@@ -1,0 +1,193 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel/check.sh [--bench]: build the trusted_for series into Debian's
+# linux-source-6.12, boot it under QEMU (software emulation) with the test
+# program of kernel/guest/ as /init, and report what the guest printed.
+#
+#   default  run the tests: one TAP line per case, then
+#            "kernel: N passed, N failed"; exit 1 on any failure, a kernel
+#            crash or warning, a timeout or a missing summary.
+#   --bench  run the benchmark of kernel/guest/bench.c instead.
+#
+# Environment:
+#   TRUSTEDFOR_KERNEL_DIR      work directory, outside the repository
+#                              (default /var/tmp/trustedfor-kernel)
+#   TRUSTEDFOR_KERNEL_LOG      where to keep the guest's console log
+#                              (default $TRUSTEDFOR_KERNEL_DIR/console-<mode>.log)
+#   TRUSTEDFOR_KERNEL_TIMEOUT  seconds the guest may run (default 180)
+#   TRUSTEDFOR_KERNEL_JOBS     parallel build jobs (default: nproc)
+#
+# The unpacked, patched tree and the build directory are reused as long as
+# the linux-source-6.12 version, the patches and this script's source
+# preparation are unchanged; anything else starts again from the tarball.
+set -eu
+
+mode=check
+case "${1:-}" in
+"") ;;
+--bench) mode=bench ;;
+*) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+esac
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+work=${TRUSTEDFOR_KERNEL_DIR:-/var/tmp/trustedfor-kernel}
+log=${TRUSTEDFOR_KERNEL_LOG:-$work/console-$mode.log}
+guest_timeout=${TRUSTEDFOR_KERNEL_TIMEOUT:-180}
+jobs=${TRUSTEDFOR_KERNEL_JOBS:-$(nproc)}
+tarball=/usr/src/linux-source-6.12.tar.xz
+start=$(date +%s)
+
+say() { echo "kernel: $*"; }
+die() { echo "kernel: error: $*" >&2; echo "kernel: 0 passed, 1 failed"; exit 1; }
+elapsed() { echo "$(($(date +%s) - start))s"; }
+
+case "$work" in
+"$repo"|"$repo"/*) die "TRUSTEDFOR_KERNEL_DIR must be outside the repository" ;;
+esac
+
+# --- Debian packages -------------------------------------------------------
+# What the kernel build (tinyconfig, x86_64, objtool), the static test
+# program and the guest need.
+packages="linux-source-6.12 qemu-system-x86 gcc make libc6-dev bc bison flex
+libelf-dev libssl-dev xz-utils patch"
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q '^install ok installed$' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (run as root to install them)"
+	say "installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	apt-get install -y --no-install-recommends $missing >"$work.apt.log" 2>&1 ||
+		{ apt-get update >>"$work.apt.log" 2>&1 &&
+		  apt-get install -y --no-install-recommends $missing >>"$work.apt.log" 2>&1; } ||
+		die "apt-get install failed, see $work.apt.log"
+fi
+[ -r "$tarball" ] || die "$tarball is missing"
+
+# --- source tree: unpack and patch, reused while nothing changed -----------
+mkdir -p "$work"
+version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+key=$( { echo "linux-source-6.12 $version"; cat "$here"/patches/*.patch;
+	 sed -n '/^# --- source tree/,/^# --- end source tree/p' "$0"; } |
+	sha256sum | cut -d' ' -f1)
+src=$work/src
+build=$work/build
+if [ "$(cat "$work/stamp" 2>/dev/null)" != "$key" ]; then
+	say "unpacking linux-source-6.12 $version and applying the series"
+	rm -rf "$work/stamp" "$src" "$build" "$work/src.new" "$work/hdr"
+	mkdir -p "$work/src.new"
+	tar -C "$work/src.new" -xf "$tarball"
+	for p in "$here"/patches/*.patch; do
+		patch -d "$work/src.new/linux-source-6.12" -p1 -s -N <"$p" ||
+			die "$(basename "$p") does not apply"
+	done
+	mv "$work/src.new/linux-source-6.12" "$src"
+	rmdir "$work/src.new"
+	echo "$key" >"$work/stamp"
+fi
+# --- end source tree
+say "source $(make -s -C "$src" kernelversion) (Debian $version), $(ls "$here"/patches/*.patch | wc -l) patches [$(elapsed)]"
+
+# --- configuration: tinyconfig plus kernel/config.fragment -----------------
+mkdir -p "$build"
+[ -f "$build/.config" ] && cp -p "$build/.config" "$build/.config.prev"
+make -s -C "$src" O="$build" tinyconfig >"$work/config.log" 2>&1 ||
+	die "make tinyconfig failed, see $work/config.log"
+"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
+	"$here/config.fragment" >>"$work/config.log" 2>&1 ||
+	die "merge_config.sh failed, see $work/config.log"
+make -s -C "$src" O="$build" olddefconfig >>"$work/config.log" 2>&1 ||
+	die "make olddefconfig failed, see $work/config.log"
+for opt in $(grep '^CONFIG_.*=y' "$here/config.fragment"); do
+	grep -qx "$opt" "$build/.config" || die "$opt did not survive olddefconfig"
+done
+# An identical configuration keeps its old time stamp, so nothing rebuilds.
+if [ -f "$build/.config.prev" ] && cmp -s "$build/.config" "$build/.config.prev"; then
+	mv "$build/.config.prev" "$build/.config"
+fi
+rm -f "$build/.config.prev"
+
+# --- build -------------------------------------------------------------------
+say "building bzImage with -j$jobs [$(elapsed)]"
+make -C "$src" O="$build" -j"$jobs" bzImage >"$work/build.log" 2>&1 || {
+	tail -30 "$work/build.log" >&2
+	die "kernel build failed, see $work/build.log"
+}
+if [ ! -f "$work/hdr/stamp" ] || [ "$(cat "$work/hdr/stamp")" != "$key" ]; then
+	rm -rf "$work/hdr"
+	make -s -C "$src" O="$build" headers_install INSTALL_HDR_PATH="$work/hdr" \
+		>>"$work/build.log" 2>&1 || die "headers_install failed"
+	echo "$key" >"$work/hdr/stamp"
+fi
+
+# --- the static /init and the initramfs ---------------------------------------
+# libtrustedfor is compiled in from source, as the project ships it.
+lib_sources=
+lib_flags=-DTFK_NO_LIBRARY
+if [ -f "$repo/include/trustedfor.h" ] && ls "$repo"/lib/*.c >/dev/null 2>&1; then
+	lib_sources=$(ls "$repo"/lib/*.c)
+	lib_flags="-I$repo/include -I$repo/lib -DTRUSTEDFOR_POLICY_FILE=\"/etc/trustedfor.conf\""
+fi
+# shellcheck disable=SC2086
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -pthread \
+	-I"$work/hdr/include" $lib_flags \
+	-o "$work/init" "$here"/guest/*.c $lib_sources >"$work/init.log" 2>&1 || {
+	cat "$work/init.log" >&2
+	die "the guest test program does not compile"
+}
+cat >"$work/initramfs.list" <<EOF
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0555 0 0
+dir /mnt 0755 0 0
+dir /etc 0755 0 0
+file /init $work/init 0755 0 0
+EOF
+"$build/usr/gen_init_cpio" "$work/initramfs.list" >"$work/initramfs.cpio" ||
+	die "gen_init_cpio failed"
+
+# --- boot ----------------------------------------------------------------------
+append="console=ttyS0 panic=-1 quiet"
+[ "$mode" = bench ] && append="$append -- bench"
+say "booting under qemu-system-x86_64 -accel tcg, timeout ${guest_timeout}s [$(elapsed)]"
+mkdir -p "$(dirname "$log")"
+rc=0
+timeout --kill-after=10 "$guest_timeout" qemu-system-x86_64 -accel tcg \
+	-m 256 -no-reboot -net none -display none -monitor none \
+	-serial stdio -kernel "$build/arch/x86/boot/bzImage" \
+	-initrd "$work/initramfs.cpio" -append "$append" \
+	</dev/null >"$log" 2>&1 || rc=$?
+say "console log: $log [$(elapsed)]"
+
+# --- results -------------------------------------------------------------------
+# The guest's lines become TAP; the harness adds its own checks at the end.
+tr -d '\r' <"$log" | awk -v rc="$rc" -v mode="$mode" -v t="$guest_timeout" '
+function tap(ok, what) {
+	n++
+	if (ok) { passed++; print "ok " n " - " what }
+	else { failed++; print "not ok " n " - " what }
+}
+/^tfk: ok - / { sub(/^tfk: ok - /, ""); tap(1, $0); lines_ok++; next }
+/^tfk: FAIL - / { sub(/^tfk: FAIL - /, ""); tap(0, $0); lines_fail++; next }
+/^tfk-bench: / { sub(/^tfk-bench: /, ""); print "# " $0; next }
+/^tfk: SUMMARY / { summary = $0; gp = $3; gf = $5; next }
+/Kernel panic|BUG:|Oops|WARNING:|Call Trace|general protection|segfault/ {
+	crash = crash ? crash : $0
+}
+END {
+	tap(rc != 124 && rc != 137, "guest finished within " t "s (qemu status " rc ")")
+	tap(crash == "", "no kernel crash or warning on the console" \
+	    (crash == "" ? "" : ": " crash))
+	tap(summary != "", "the guest printed its summary")
+	if (summary != "" && mode == "check")
+		tap(gp == lines_ok + 0 && gf == lines_fail + 0, "the summary (" \
+		    gp " passed, " gf " failed) matches the lines printed")
+	print "kernel: " passed + 0 " passed, " failed + 0 " failed"
+	exit (failed > 0 ? 1 : 0)
+}' || { say "FAILED after $(elapsed); console log: $log"; exit 1; }
+say "done in $(elapsed)"

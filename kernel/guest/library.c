@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libtrustedfor inside the guest.  check.sh compiles the project's lib/ sources
+ * into /init, so these cases run the library exactly as interpreters use it:
+ *
+ *  - on this (patched) kernel it must find /proc/sys/fs/trusted_for_policy,
+ *    choose the trusted_for() system call, and give the kernel's verdicts;
+ *  - a seccomp filter that makes system call 463 fail proves that the
+ *    library really issues it (and that it treats the odd error as a denial);
+ *  - with the sysctl hidden (a tmpfs over /proc/sys/fs, as on a stock
+ *    kernel) a seccomp filter kills the process on 463: the library must
+ *    never issue that number on a kernel that has not proved it is ours.
+ *
+ * Each case runs in a fresh child, so that the library probes the kernel
+ * anew (it caches what it finds once per process).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <linux/trusted-for.h>
+
+#include "guest.h"
+
+#ifdef TFK_NO_LIBRARY
+
+void run_library(void)
+{
+	report(0, "libtrustedfor: not run, lib/*.c and include/trustedfor.h "
+		  "were not found when the guest program was built");
+}
+
+#else /* !TFK_NO_LIBRARY */
+
+#include "trustedfor.h"
+
+static const char *const files[] = {
+	EXEC_DIR "/x", EXEC_DIR "/nx", NOEXEC_DIR "/x", NOEXEC_DIR "/nx",
+	EXEC_DIR "/dir", EXEC_DIR "/fifo", "/dev/null", "/proc/self/status",
+};
+#define N_FILES (sizeof(files) / sizeof(files[0]))
+
+static void quiet(int priority, const char *line, void *data)
+{
+	(void)priority;
+	(void)line;
+	(void)data;
+}
+
+/* Make system call 463 return @action; everything else is allowed. */
+static int filter_trusted_for(unsigned int action)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_trusted_for, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(code) / sizeof(code[0]),
+		.filter = code,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return errno;
+	return 0;
+}
+
+static int lib_trusted_for(int fd)
+{
+	return trusted_for(fd, TRUSTED_FOR_EXECUTION, 0) ? errno : 0;
+}
+
+struct lib_case {
+	int policy;
+	uid_t uid;
+};
+
+/* The library's verdicts equal the kernel's, and come from the kernel. */
+static void same_verdicts(void *arg)
+{
+	const struct lib_case *c = arg;
+	const char *user = c->uid ? "nobody" : "root";
+	struct trusted_for_verdict v;
+	unsigned int i;
+
+	trusted_for_set_log_fn(quiet, NULL);
+	if (c->uid && become_user(c->uid)) {
+		report(0, "libtrustedfor %s: %s", user, strerror(errno));
+		return;
+	}
+	for (i = 0; i < N_FILES; i++) {
+		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		int kern = kernel_trusted_for(fd, TRUSTED_FOR_EXECUTION, 0);
+		int lib = lib_trusted_for(fd);
+
+		expect(kern, lib, "policy %d %s libtrustedfor trusted_for(%s) "
+		       "gives the kernel's verdict", c->policy, user, files[i]);
+		if (i == 0) {
+			trusted_for_explain(fd, files[i], &v);
+			report(v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
+			       "policy %d %s libtrustedfor answers with the %s",
+			       c->policy, user,
+			       trusted_for_backend_string(v.backend));
+		}
+		close(fd);
+	}
+}
+
+/* A seccomp filter makes 463 fail with ENOTUNIQ: the library must see it. */
+static void reaches_kernel(void *unused)
+{
+	int fd = open(EXEC_DIR "/x", O_RDONLY | O_CLOEXEC);
+	int err;
+
+	(void)unused;
+	trusted_for_set_log_fn(quiet, NULL);
+	err = filter_trusted_for(SECCOMP_RET_ERRNO | ENOTUNIQ);
+	if (err) {
+		report(0, "libtrustedfor: installing the seccomp filter: %s",
+		       strerror(err));
+		return;
+	}
+	expect(ENOTUNIQ, lib_trusted_for(fd),
+	       "policy 3 libtrustedfor issues system call 463 (made to fail "
+	       "with ENOTUNIQ) and denies the x-file");
+	close(fd);
+}
+
+/*
+ * A stock kernel: no /proc/sys/fs/trusted_for_policy, and a process that
+ * dies if it ever issues 463.  The library must answer without it.
+ */
+static void stock_kernel(void *arg)
+{
+	int hide = *(int *)arg;
+	struct trusted_for_policy p;
+	unsigned int i;
+	char got[256] = "";
+	size_t n = 0;
+
+	trusted_for_set_log_fn(quiet, NULL);
+	if (hide && (unshare(CLONE_NEWNS) ||
+		     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		     mount("tmpfs", "/proc/sys/fs", "tmpfs", 0, NULL))) {
+		report(0, "libtrustedfor: hiding %s: %s", FS_POLICY,
+		       strerror(errno));
+		return;
+	}
+	if (filter_trusted_for(SECCOMP_RET_KILL_PROCESS)) {
+		report(0, "libtrustedfor: installing the seccomp filter: %s",
+		       strerror(errno));
+		return;
+	}
+	trusted_for_get_policy(&p);
+	for (i = 0; i < N_FILES; i++) {
+		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+		n += snprintf(got + n, sizeof(got) - n, "%s%s", i ? " " : "",
+			      errname(lib_trusted_for(fd)));
+		close(fd);
+	}
+	/* Only reached if 463 was never issued. */
+	report(hide, "libtrustedfor with %s %s never issues system call 463 "
+	       "(patched_kernel=%d, backend %s, verdicts %s)", FS_POLICY,
+	       hide ? "hidden" : "visible", p.patched_kernel,
+	       trusted_for_backend_string(p.backend), got);
+	_exit(hide ? 0 : 3);
+}
+
+void run_library(void)
+{
+	struct lib_case c;
+	int hide, status;
+	pid_t pid;
+
+	for (c.policy = 0; c.policy <= 3; c.policy++) {
+		set_policy(c.policy);
+		c.uid = 0;
+		in_child("libtrustedfor verdicts", same_verdicts, &c);
+	}
+	c.policy = 3;
+	c.uid = NOBODY;
+	in_child("libtrustedfor verdicts", same_verdicts, &c);
+	in_child("libtrustedfor reaches the kernel", reaches_kernel, NULL);
+
+	hide = 1;
+	in_child("libtrustedfor on a stock kernel", stock_kernel, &hide);
+
+	/* The filter works: with the sysctl visible, 463 kills the process. */
+	hide = 0;
+	pid = fork();
+	if (pid == 0)
+		stock_kernel(&hide);
+	waitpid(pid, &status, 0);
+	report(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+	       "control: with %s visible the same filter kills the library's "
+	       "process (status 0x%x)", FS_POLICY, status);
+}
+
+#endif /* TFK_NO_LIBRARY */

@@ -85,6 +85,14 @@ static int op_raw_emulation(void)
 	return raw_emulation(cur_fd);
 }
 
+/* What trusted_for() does on a kernel without AT_EXECVE_CHECK. */
+static int op_lib_answer_emulated(void)
+{
+	return tf_answer(cur_fd, TRUSTED_FOR_POLICY_ALL,
+			 TRUSTED_FOR_BACKEND_EMULATED);
+}
+
+/* The same check with its verdict: reason, detail, message. */
 static int op_lib_emulation(void)
 {
 	struct trusted_for_verdict v;
@@ -93,12 +101,15 @@ static int op_lib_emulation(void)
 			TRUSTED_FOR_BACKEND_EMULATED, NULL, &v);
 }
 
-/* The pieces trusted_for() adds to the system call, one at a time. */
-static int op_fcntl_getfd(void)
+/* trusted_for() with a verdict; a kernel denial is explained by emulation. */
+static int op_lib_explain(void)
 {
-	return fcntl(cur_fd, F_GETFD) < 0 ? -1 : 0;
+	struct trusted_for_verdict v;
+
+	return trusted_for_explain(cur_fd, NULL, &v);
 }
 
+/* The pieces the library adds to the system calls, one at a time. */
 static int op_fcntl_getfl(void)
 {
 	return fcntl(cur_fd, F_GETFL) < 0 ? -1 : 0;
@@ -148,7 +159,7 @@ static int op_effective_policy(void)
 	return 0;
 }
 
-/* tf_check()'s own bookkeeping around the system call: no system calls. */
+/* A verdict's bookkeeping around the system calls: no system calls. */
 static int op_bookkeeping(void)
 {
 	struct trusted_for_verdict v;
@@ -161,29 +172,6 @@ static int op_bookkeeping(void)
 	sink = v.message[0] + self[0];
 	__asm__ volatile("" : : "r"(&v) : "memory");
 	return 0;
-}
-
-/*
- * A model of trusted_for() without the two extras measured above (the
- * F_GETFD probe and, on a denial, the explanation nobody reads): the policy,
- * then the system call.  Not the library: what a lean seed call would cost.
- */
-static int op_lean_model(void)
-{
-	enum trusted_for_source source;
-	enum trusted_for_backend backend;
-	unsigned int policy;
-
-	tf_effective_policy(&policy, &source, &backend);
-	return raw_execveat(cur_fd);
-}
-
-/* The descriptor probe alone in front of the system call, in context. */
-static int op_getfd_execveat(void)
-{
-	if (fcntl(cur_fd, F_GETFD) < 0)
-		return -1;
-	return raw_execveat(cur_fd);
 }
 
 /* ---- timing ---- */
@@ -368,7 +356,7 @@ static void pin_cpu(void)
 
 static void row(const char *name, struct pair p)
 {
-	printf("| %-34s | %9.0f | %9.0f | %6.3f | %6.3f | %+8.0f |\n", name,
+	printf("| %-38s | %9.0f | %9.0f | %6.3f | %6.3f | %+8.0f |\n", name,
 	       p.a, p.b, p.b / p.a, p.ratio, p.b - p.a);
 }
 
@@ -385,7 +373,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct trusted_for_policy pol;
-	struct pair ea, ed, ma, md, la, ld, ga, gd;
+	struct pair ea, ed, sa, sd, ma, md, xa, xd;
 	int pin = 1, c, ok = 0;
 
 	while ((c = getopt(argc, argv, "r:t:nh")) != -1) {
@@ -436,6 +424,10 @@ int main(int argc, char **argv)
 	ok |= expect("raw emulation, mode 0644", op_raw_emulation, fd_denied, EACCES);
 	ok |= expect("emulation, mode 0755", op_lib_emulation, fd_allowed, 0);
 	ok |= expect("emulation, mode 0644", op_lib_emulation, fd_denied, EACCES);
+	ok |= expect("emulated answer, mode 0755", op_lib_answer_emulated, fd_allowed, 0);
+	ok |= expect("emulated answer, mode 0644", op_lib_answer_emulated, fd_denied, EACCES);
+	ok |= expect("trusted_for_explain(), mode 0755", op_lib_explain, fd_allowed, 0);
+	ok |= expect("trusted_for_explain(), mode 0644", op_lib_explain, fd_denied, EACCES);
 	if (ok) {
 		cleanup();
 		return 1;
@@ -443,54 +435,55 @@ int main(int argc, char **argv)
 
 	ea = measure_pair(op_raw_execveat, op_lib_trusted_for, fd_allowed);
 	ed = measure_pair(op_raw_execveat, op_lib_trusted_for, fd_denied);
+	sa = measure_pair(op_raw_emulation, op_lib_answer_emulated, fd_allowed);
+	sd = measure_pair(op_raw_emulation, op_lib_answer_emulated, fd_denied);
 	ma = measure_pair(op_raw_emulation, op_lib_emulation, fd_allowed);
 	md = measure_pair(op_raw_emulation, op_lib_emulation, fd_denied);
-	la = measure_pair(op_raw_execveat, op_lean_model, fd_allowed);
-	ld = measure_pair(op_raw_execveat, op_lean_model, fd_denied);
-	ga = measure_pair(op_raw_execveat, op_getfd_execveat, fd_allowed);
-	gd = measure_pair(op_raw_execveat, op_getfd_execveat, fd_denied);
+	xa = measure_pair(op_raw_execveat, op_lib_explain, fd_allowed);
+	xd = measure_pair(op_raw_execveat, op_lib_explain, fd_denied);
 
 	printf("ns per call; ratio = library / raw (of the medians, and the median of the per-round ratios)\n\n");
-	printf("| %-34s | %9s | %9s | %6s | %6s | %8s |\n", "case", "raw ns",
+	printf("| %-38s | %9s | %9s | %6s | %6s | %8s |\n", "case", "raw ns",
 	       "lib ns", "ratio", "paired", "extra ns");
-	printf("|%.36s|%.11s|%.11s|%.8s|%.8s|%.10s|\n",
-	       "------------------------------------", "-----------",
+	printf("|%.40s|%.11s|%.11s|%.8s|%.8s|%.10s|\n",
+	       "----------------------------------------", "-----------",
 	       "-----------", "--------", "--------", "----------");
 	row("execveat vs trusted_for(), 0755", ea);
 	row("execveat vs trusted_for(), 0644", ed);
-	row("syscalls vs emulation, 0755", ma);
-	row("syscalls vs emulation, 0644", md);
-	row("execveat vs lean model, 0755", la);
-	row("execveat vs lean model, 0644", ld);
-	row("execveat vs F_GETFD+execveat, 0755", ga);
-	row("execveat vs F_GETFD+execveat, 0644", gd);
+	row("syscalls vs emulated answer, 0755", sa);
+	row("syscalls vs emulated answer, 0644", sd);
+	printf("|%.40s|%.11s|%.11s|%.8s|%.8s|%.10s|\n",
+	       "-- with a verdict ----------------------", "-----------",
+	       "-----------", "--------", "--------", "----------");
+	row("syscalls vs emulated tf_check, 0755", ma);
+	row("syscalls vs emulated tf_check, 0644", md);
+	row("execveat vs trusted_for_explain, 0755", xa);
+	row("execveat vs trusted_for_explain, 0644", xd);
 
 	printf("\nwhat the extra pieces cost, ns per call (0755 file unless noted)\n\n");
-	printf("| %-52s | %7s |\n", "piece", "ns");
-	printf("|%.54s|%.9s|\n",
-	       "------------------------------------------------------",
+	printf("| %-56s | %7s |\n", "piece", "ns");
+	printf("|%.58s|%.9s|\n",
+	       "----------------------------------------------------------",
 	       "---------");
-	printf("| %-52s | %7.0f |\n", "fcntl(F_GETFD) (tf_check's descriptor probe)",
-	       measure_one(op_fcntl_getfd, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "tf_effective_policy() (policy read, per call)",
+	printf("| %-56s | %7.0f |\n", "tf_effective_policy() (policy read, per call)",
 	       measure_one(op_effective_policy, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "memset(verdict) + 2 snprintf (bookkeeping)",
+	printf("| %-56s | %7.0f |\n", "memset(verdict) + 2 snprintf (a verdict's bookkeeping)",
 	       measure_one(op_bookkeeping, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "fcntl(F_GETFL)",
+	printf("| %-56s | %7.0f |\n", "fcntl(F_GETFL)",
 	       measure_one(op_fcntl_getfl, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "fstat()",
+	printf("| %-56s | %7.0f |\n", "fstat()",
 	       measure_one(op_fstat, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "fstatfs()",
+	printf("| %-56s | %7.0f |\n", "fstatfs()",
 	       measure_one(op_fstatfs, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "fstatvfs() (one more fstatfs inside glibc)",
+	printf("| %-56s | %7.0f |\n", "fstatvfs() (one more fstatfs inside glibc)",
 	       measure_one(op_fstatvfs, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "faccessat2(X_OK, AT_EACCESS), 0755",
+	printf("| %-56s | %7.0f |\n", "faccessat2(X_OK, AT_EACCESS), 0755",
 	       measure_one(op_faccessat2, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "faccessat2(X_OK, AT_EACCESS), 0644",
+	printf("| %-56s | %7.0f |\n", "faccessat2(X_OK, AT_EACCESS), 0644",
 	       measure_one(op_faccessat2, fd_denied));
-	printf("| %-52s | %7.0f |\n", "geteuid() (the \"uid N\" detail)",
+	printf("| %-56s | %7.0f |\n", "geteuid() (the \"uid N\" detail)",
 	       measure_one(op_geteuid, fd_allowed));
-	printf("| %-52s | %7.0f |\n", "whole emulation on a denial (the explanation)",
+	printf("| %-56s | %7.0f |\n", "emulated tf_check() on a denial (explains a kernel no)",
 	       measure_one(op_lib_emulation, fd_denied));
 	cleanup();
 	return 0;

@@ -149,6 +149,14 @@ scanned 4 files in 3 directories under policy 2 (1 other entries skipped): 2 wou
 expect "scan --policy 1 of an exec tree: nothing refused" 0 \
 	"scanned 3 files in 2 directories under policy 1 (2 other entries skipped): 0 would be refused" "" \
 	-- $TF scan -x --policy 1 "$T/exec/tree"
+# Progress goes to a terminal only; script(1) gives scan one.
+script -qec "$TF scan $T/exec/tree" /dev/null >"$T/tty" 2>&1
+if grep -q $'\r\033\[Kscanning: [0-9]* files, [0-9]* refused: '"$T/exec/tree/" "$T/tty"; then
+	ok "scan shows its progress on a terminal"
+else
+	not_ok "scan shows its progress on a terminal"
+	sed -n l "$T/tty" | sed 's/^/#   /'
+fi
 expect "scan: a missing directory" 3 \
 	"scanned 0 files in 0 directories under policy 3 (0 other entries skipped): 0 would be refused
 1 errors" \

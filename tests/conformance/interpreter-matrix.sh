@@ -16,8 +16,10 @@
 #               stdin, e.g. (-i) for inc, (-) or () for others
 #
 # and may set "missing" to a reason why the interpreter cannot be tested
-# (its cells are then "not run", a failure under CI).  It may also unset
-# environment variables that would change its interpreter's behaviour.
+# (its cells are then "not run", a failure under CI).  It may also export or
+# unset environment variables for its interpreter (LUA_INIT, ASAN_OPTIONS):
+# each adapter is sourced in a subshell of its own, so they apply to its
+# cells only.
 #
 # The runner writes each script as "#!$interp" then $code.  The interpreter
 # must follow the refusal contract of SPEC sections 3 and 4, with these
@@ -108,32 +110,37 @@ run_cell() {
 	expect "$what" "$status" "$out" "$err" -- "${stdin[@]}" "mode_$mode" "${cmd[@]}"
 }
 
+# Each adapter runs in a subshell, so that what it sets or exports stays
+# with its own cells; the TAP counters come back through a file.
 for adapter in "$TF_SRC"/tests/conformance/interpreters/*.sh; do
-	name=$(basename "$adapter" .sh)
-	unset interp prog code marker eval_flag stdin_args missing
-	stdin_args=()
-	. "$adapter"
-	if [ -z "${missing:-}" ] && [ ! -x "$interp" ]; then
-		missing="$interp is not built"
-	fi
-	if [ -n "${missing:-}" ]; then
-		not_run "$name: the interpreter matrix" "$missing"
-		continue
-	fi
-	# Scripts live in this test's own tmpfs, so the shebang can name the
-	# interpreter in the build tree.
-	dir=$TF_TMP/$name
-	mkdir -p "$dir"
-	printf '#!%s\n%s\n' "$interp" "$code" >"$dir/script"
-	cp "$dir/script" "$dir/noexec-script"
-	chmod 0755 "$dir/script"
-	chmod 0644 "$dir/noexec-script"
-	while read -r scenario outcomes; do
-		[ -n "$scenario" ] || continue
-		read -r -a outcome <<<"$outcomes"
-		for i in "${!modes[@]}"; do
-			run_cell "$name" "$scenario" "${modes[$i]}" "${outcome[$i]}"
-		done
-	done <<<"$matrix"
+	(
+		name=$(basename "$adapter" .sh)
+		stdin_args=()
+		. "$adapter"
+		if [ -z "${missing:-}" ] && [ ! -x "$interp" ]; then
+			missing="$interp is not built"
+		fi
+		if [ -n "${missing:-}" ]; then
+			not_run "$name: the interpreter matrix" "$missing"
+		else
+			# Scripts live in this test's own tmpfs, so the shebang
+			# can name the interpreter in the build tree.
+			dir=$TF_TMP/$name
+			mkdir -p "$dir"
+			printf '#!%s\n%s\n' "$interp" "$code" >"$dir/script"
+			cp "$dir/script" "$dir/noexec-script"
+			chmod 0755 "$dir/script"
+			chmod 0644 "$dir/noexec-script"
+			while read -r scenario outcomes; do
+				[ -n "$scenario" ] || continue
+				read -r -a outcome <<<"$outcomes"
+				for i in "${!modes[@]}"; do
+					run_cell "$name" "$scenario" "${modes[$i]}" "${outcome[$i]}"
+				done
+			done <<<"$matrix"
+		fi
+		echo "$tap_n $tap_failed" >"$TF_TMP/counts"
+	)
+	read -r tap_n tap_failed <"$TF_TMP/counts"
 done
 done_testing

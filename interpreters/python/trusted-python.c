@@ -925,6 +925,7 @@ static void exit_status(PyStatus status)
 
 int main(int argc, char **argv)
 {
+	PyPreConfig preconfig;
 	PyConfig config;
 	PyStatus status;
 	const char *slash;
@@ -934,6 +935,16 @@ int main(int argc, char **argv)
 		slash = strrchr(argv[0], '/');
 		prog = slash ? slash + 1 : argv[0];
 	}
+
+	/*
+	 * Pre-initialise first, as python3's main does: it picks the memory
+	 * allocators (PYTHONMALLOC, -X dev), which must be in place before
+	 * the audit hook allocates its entry.
+	 */
+	PyPreConfig_InitPythonConfig(&preconfig);
+	status = Py_PreInitializeFromBytesArgs(&preconfig, argc, argv);
+	if (PyStatus_Exception(status))
+		exit_status(status);
 
 	/* Both hooks are set before the interpreter exists; neither can be
 	 * taken away from Python code afterwards. */

@@ -3,8 +3,9 @@
  * libtrustedfor: is the content of a file descriptor trusted for execution,
  * and should an interpreter run it?
  *
- * Conventions: every function returns 0 on success and -1 with errno set on
- * failure or denial.  Any -1 from a check means "not trusted".
+ * Conventions: every function that returns int returns 0 on success and -1
+ * with errno set on failure or denial.  Any -1 from a check means "not
+ * trusted".
  */
 #ifndef TRUSTEDFOR_H
 #define TRUSTEDFOR_H
@@ -93,7 +94,8 @@ int trusted_for_explain(int fd, const char *name, struct trusted_for_verdict *v)
  * trusted_for_allow_file(): code read from fd (a script, a module).
  * trusted_for_allow_interactive(): code that is not a checked file: a -c
  * string, a REPL, stdin.  fd is the descriptor the code comes from (stdin),
- * which is allowed if it passes the check, or -1 when there is none.
+ * which is allowed if it is a regular file that passes the check (even
+ * under policy 0, a pipe or a terminal never is), or -1 when there is none.
  */
 int trusted_for_allow_file(int fd, const char *name,
 			   struct trusted_for_verdict *v);
@@ -134,6 +136,7 @@ struct trusted_for_policy {
 	enum trusted_for_source file_state;
 	char file_path[256];
 	char file_problem[TRUSTED_FOR_MESSAGE_MAX]; /* why it failed closed */
+	int probe_error; /* AT_EXECVE_CHECK's probe could not tell: errno */
 };
 
 /* Fill p with the policy as the next decision would see it. */

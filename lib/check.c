@@ -58,9 +58,15 @@ static void probe_once(void)
 	char *envp[] = { NULL };
 
 	errno = 0;
-	if (syscall(SYS_execveat, -1, "", argv, envp,
-		    AT_EMPTY_PATH | AT_EXECVE_CHECK) < 0 && errno == EBADF)
-		kernel.execve_check = 1;
+	syscall(SYS_execveat, -1, "", argv, envp, AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	/*
+	 * Anything else (a seccomp filter's EPERM, EAGAIN over RLIMIT_NPROC)
+	 * leaves the question open.  Falling back to the emulation would
+	 * silently skip the LSMs; using the kernel check makes every check
+	 * fail with that error instead, which denies and says why.
+	 */
+	kernel.execve_check = errno != EINVAL;
+	kernel.probe_error = errno == EBADF || errno == EINVAL ? 0 : errno;
 	kernel.patched = patched_kernel();
 }
 
@@ -150,7 +156,8 @@ static int deny(struct trusted_for_verdict *v, enum trusted_for_reason reason,
  * match execveat(AT_EXECVE_CHECK): EACCES for the file type, then the mount,
  * then the permission, and only then ETXTBSY for a write-open descriptor.
  */
-static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v)
+static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
+		   int explain)
 {
 	struct stat st;
 	struct statfs sfs;
@@ -163,23 +170,26 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v)
 		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR :
 						TRUSTED_FOR_ERROR, errno);
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(v->detail, sizeof(v->detail), "%s",
-			 file_type(st.st_mode));
+		if (explain)
+			snprintf(v->detail, sizeof(v->detail), "%s",
+				 file_type(st.st_mode));
 		return deny(v, TRUSTED_FOR_NOT_REGULAR, EACCES);
 	}
 	internal = kernel_internal_fs(sfs.f_type);
 	if (internal) {
-		snprintf(v->detail, sizeof(v->detail), "%s", internal);
+		if (explain)
+			snprintf(v->detail, sizeof(v->detail), "%s", internal);
 		return deny(v, TRUSTED_FOR_KERNEL_INTERNAL, EACCES);
 	}
 	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && (sfs.f_flags & ST_NOEXEC))
 		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
 	if (policy & TRUSTED_FOR_POLICY_FILE) {
-		int r = tf_exec_permission(fd, &st);
+		int r = tf_exec_permission(fd, &st, sfs.f_flags & ST_NOEXEC);
 
 		if (r < 0 && errno == EACCES) {
-			snprintf(v->detail, sizeof(v->detail), "uid %u",
-				 (unsigned int)geteuid());
+			if (explain)
+				snprintf(v->detail, sizeof(v->detail), "uid %u",
+					 (unsigned int)geteuid());
 			return deny(v, TRUSTED_FOR_NO_EXEC_PERMISSION, EACCES);
 		}
 		if (r < 0)
@@ -228,7 +238,7 @@ static void explain_kernel_denial(int fd, unsigned int policy,
 		v->reason = TRUSTED_FOR_WRITE_OPEN;
 	} else if (error != EACCES) {
 		v->reason = TRUSTED_FOR_ERROR;
-	} else if (emulate(fd, policy, &why) < 0 && why.error == EACCES) {
+	} else if (emulate(fd, policy, &why, 1) < 0 && why.error == EACCES) {
 		v->reason = why.reason;
 		memcpy(v->detail, why.detail, sizeof(v->detail));
 	} else {
@@ -237,9 +247,19 @@ static void explain_kernel_denial(int fd, unsigned int policy,
 	}
 }
 
-static void describe(struct trusted_for_verdict *v, int fd, const char *name)
+/* Messages are one line: a name's control characters become '?'. */
+static void printable(char *out, size_t size, const char *in)
 {
-	char mnt[256];
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++)
+		out[n++] = (unsigned char)*in < ' ' || *in == 0x7f ? '?' : *in;
+	out[n] = '\0';
+}
+
+static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
+{
+	char mnt[256], name[256];
 
 	if (v->reason == TRUSTED_FOR_NOEXEC_MOUNT && !v->detail[0] &&
 	    tf_mount_point(fd, mnt, sizeof(mnt)) == 0)
@@ -247,6 +267,7 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *name)
 	if (v->reason == TRUSTED_FOR_ERROR && !v->detail[0])
 		snprintf(v->detail, sizeof(v->detail), "%s",
 			 strerror(v->error));
+	printable(name, sizeof(name), raw);
 	if (v->trusted)
 		snprintf(v->message, sizeof(v->message),
 			 "%s: trusted for execution", name);
@@ -254,6 +275,33 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *name)
 		snprintf(v->message, sizeof(v->message),
 			 "%s: not trusted for execution: %s", name,
 			 trusted_for_reason_string(v->reason));
+}
+
+/*
+ * Code read from a stream (stdin) is code from a checked file only if it is a
+ * regular file: a pipe or a terminal never is, not even under policy 0,
+ * which otherwise trusts every descriptor.
+ */
+int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
+		    const char *name, struct trusted_for_verdict *v)
+{
+	struct stat st;
+	int known;
+
+	if (tf_check(fd, policy, backend, name, v) < 0 || policy != 0)
+		return v->trusted ? 0 : -1;
+	known = fstat(fd, &st) == 0;
+
+	if (known && S_ISREG(st.st_mode))
+		return 0;
+	v->trusted = 0;
+	v->reason = TRUSTED_FOR_NOT_REGULAR;
+	v->error = EACCES;
+	snprintf(v->detail, sizeof(v->detail), "%s",
+		 known ? file_type(st.st_mode) : strerror(errno));
+	describe(v, fd, name);
+	errno = EACCES;
+	return -1;
 }
 
 /*
@@ -266,7 +314,7 @@ int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend)
 
 	if (backend != TRUSTED_FOR_BACKEND_EMULATED)
 		return kernel_check(fd, backend);
-	if (emulate(fd, policy, &scratch) == 0)
+	if (emulate(fd, policy, &scratch, 0) == 0)
 		return 0;
 	errno = scratch.error;
 	return -1;
@@ -289,7 +337,7 @@ int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	     backend != TRUSTED_FOR_BACKEND_EXECVE_CHECK)) {
 		r = deny(v, TRUSTED_FOR_ERROR, EINVAL);
 	} else if (backend == TRUSTED_FOR_BACKEND_EMULATED) {
-		r = emulate(fd, policy, v);
+		r = emulate(fd, policy, v, 1);
 	} else {
 		r = kernel_check(fd, backend);
 		if (r < 0)

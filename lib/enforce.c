@@ -94,13 +94,14 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 					    struct trusted_for_verdict *v)
 {
 	struct trusted_for_policy p;
+	int r;
 
 	trusted_for_get_policy(&p);
 	if (!name)
 		name = fd < 0 ? "(interactive)" : "(descriptor)";
 	if (fd >= 0) {
 		/* stdin that passes the check is code from a checked file. */
-		tf_check(fd, p.policy, p.backend, name, v);
+		tf_check_stream(fd, p.policy, p.backend, name, v);
 	} else {
 		memset(v, 0, sizeof(*v));
 		v->policy = p.policy;
@@ -117,10 +118,11 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 			 fd >= 0 && v->detail[0] ? ": " : "", v->detail);
 		memcpy(v->detail, why, sizeof(v->detail));
 		v->reason = TRUSTED_FOR_INTERACTIVE;
-		snprintf(v->message, sizeof(v->message),
-			 "%s: interactive code refused%s%s", name,
-			 v->detail[0] ? ": " : "", v->detail);
 	}
-	return decide(v, &p, TRUSTED_FOR_ENFORCE_INTERACTIVE, "interactive",
-		      name);
+	r = decide(v, &p, TRUSTED_FOR_ENFORCE_INTERACTIVE, "interactive", name);
+	if (!v->trusted)
+		snprintf(v->message, sizeof(v->message), "%s: interactive code %s%s%.256s",
+			 name, v->allowed ? "allowed (not enforced)" : "refused",
+			 v->detail[0] ? ": " : "", v->detail);
+	return r;
 }

@@ -7,7 +7,8 @@
  * faccessat2(AT_EACCESS) asks the kernel itself, but it also refuses every
  * file on a noexec mount, and policy 2 must judge the file bit alone there.
  * On such mounts, and on kernels without faccessat2, the decision is made
- * here from the mode and the access ACL.
+ * here from the mode and the access ACL, for the effective uid and groups
+ * (the kernel uses the filesystem ids, which only setfsuid() makes differ).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -140,12 +140,11 @@ static int mode_allows(const struct stat *st)
 	return (st->st_mode & S_IXOTH) != 0;
 }
 
-int tf_exec_permission(int fd, const struct stat *st)
+int tf_exec_permission(int fd, const struct stat *st, int noexec_mount)
 {
-	struct statvfs sv;
 	int allowed;
 
-	if (fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_NOEXEC)) {
+	if (!noexec_mount) {
 		if (syscall(SYS_faccessat2, fd, "", X_OK,
 			    AT_EMPTY_PATH | AT_EACCESS) == 0)
 			return 0;

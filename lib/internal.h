@@ -13,17 +13,20 @@
 /* check.c: the bottom layer. */
 struct tf_kernel {
 	int patched;	  /* /proc/sys/fs/trusted_for_policy exists */
-	int execve_check; /* execveat() knows AT_EXECVE_CHECK */
+	int execve_check; /* execveat() knows AT_EXECVE_CHECK, or may */
+	int probe_error;  /* why the probe could not tell, or 0 */
 };
 void tf_kernel_probe(struct tf_kernel *k);
 void tf_kernel_override(const struct tf_kernel *k);
 int tf_kernel_policy(unsigned int *policy);
 int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend);
+int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
+		    const char *name, struct trusted_for_verdict *v);
 int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	     const char *name, struct trusted_for_verdict *v);
 
 /* exec_permission.c: may the effective credentials execute this file? */
-int tf_exec_permission(int fd, const struct stat *st);
+int tf_exec_permission(int fd, const struct stat *st, int noexec_mount);
 
 /* mount_point.c */
 int tf_mount_point(int fd, char *buf, size_t size);

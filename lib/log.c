@@ -34,7 +34,7 @@ static void default_log(int priority, const char *line)
 
 void tf_log(int priority, const char *fmt, ...)
 {
-	char line[1024];
+	char line[2048];
 	trusted_for_log_fn fn;
 	void *data;
 	va_list ap;

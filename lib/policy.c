@@ -198,6 +198,7 @@ TF_EXPORT int trusted_for_get_policy(struct trusted_for_policy *p)
 	if (p->policy_source == TRUSTED_FOR_SOURCE_KERNEL)
 		tf_kernel_policy(&p->policy);
 	p->execve_check = k.execve_check;
+	p->probe_error = k.probe_error;
 	p->patched_kernel = k.patched;
 	p->file_enforce = c.enforce;
 	p->env_enforce = tf_env_enforce();

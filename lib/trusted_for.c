@@ -57,7 +57,7 @@ TF_EXPORT const char *trusted_for_reason_string(enum trusted_for_reason reason)
 	case TRUSTED_FOR_WRITE_OPEN: return "open for writing";
 	case TRUSTED_FOR_KERNEL_DENIED: return "refused by the kernel's exec check";
 	case TRUSTED_FOR_BAD_DESCRIPTOR: return "bad file descriptor";
-	case TRUSTED_FOR_INTERACTIVE: return "interactive code refused";
+	case TRUSTED_FOR_INTERACTIVE: return "interactive code";
 	case TRUSTED_FOR_ERROR: return "check failed";
 	}
 	return "unknown reason";

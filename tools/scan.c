@@ -158,7 +158,8 @@ int cmd_scan(int argc, char **argv)
 		} else if (c == 'q') {
 			quiet = 1;
 		} else if (c != 'p') {
-			fprintf(stderr, "%s: scan: bad option\n", program);
+			fprintf(stderr, "%s: scan: bad option '%s' (see %s --help)\n",
+				program, argv[optind - 1], program);
 			return EXIT_USAGE;
 		}
 	}
@@ -189,6 +190,6 @@ int cmd_scan(int argc, char **argv)
 			       trusted_for_reason_string((enum trusted_for_reason)r),
 			       s.by_reason[r]);
 	if (s.errors)
-		printf("%lu errors\n", s.errors);
+		printf("errors: %lu\n", s.errors);
 	return s.errors ? EXIT_ERROR : s.refused ? EXIT_UNTRUSTED : EXIT_TRUSTED;
 }

@@ -76,7 +76,7 @@ static int cmd_check(int argc, char **argv)
 		else if (c == 'p')
 			return usage_error("check: bad policy '%s' (0..3)", optarg);
 		else
-			return usage_error("check: bad option%s", "");
+			return usage_error("check: bad option '%s'", argv[optind - 1]);
 	}
 	if (optind == argc)
 		return usage_error("check: no file given%s", "");
@@ -154,7 +154,11 @@ static int cmd_status(int argc, char **argv)
 	trusted_for_get_policy(&p);
 	uname(&u);
 	printf("kernel: Linux %s\n", u.release);
-	printf("AT_EXECVE_CHECK: %s\n", p.execve_check ? "yes" : "no");
+	if (p.probe_error)
+		printf("AT_EXECVE_CHECK: unknown (the probe failed: %s); checks use it and fail closed\n",
+		       strerror(p.probe_error));
+	else
+		printf("AT_EXECVE_CHECK: %s\n", p.execve_check ? "yes" : "no");
 	printf("trusted_for() system call: %s\n",
 	       p.patched_kernel ? "yes (patched kernel)" : "no");
 	printf("check policy: %u (%s), from %s\n", p.policy,
@@ -204,7 +208,7 @@ static int cmd_run(int argc, char **argv)
 		else if (c == 'l')
 			lock = 1;
 		else
-			return usage_error("run: bad option%s", "");
+			return usage_error("run: bad option '%s'", argv[optind - 1]);
 	}
 	if (optind == argc)
 		return usage_error("run: no command given%s", "");
@@ -242,6 +246,8 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 
+	/* Bad options are reported by the commands, one line each. */
+	opterr = 0;
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "status"))

@@ -227,7 +227,9 @@ static void check_messages(const char *who, uid_t uid)
 	snprintf(want, sizeof(want), "uid %u", (unsigned int)uid);
 	tap_is_str(v.detail, want, "%s: detail names the uid", who);
 	fd = open_kind(PIPE_PROC);
-	trusted_for_check(fd, 1, "<stdin>", &v);
+	trusted_for_check(fd, 1, "a\nb\033[2Jc", &v);
+	tap_is_str(v.message, "a?b?[2Jc: not trusted for execution: not a regular file",
+		   "%s: a message is one line, whatever the name holds", who);
 	close(fd);
 	tap_is_str(v.detail, "FIFO or pipe", "%s: detail names the file type", who);
 }

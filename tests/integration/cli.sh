@@ -159,7 +159,7 @@ else
 fi
 expect "scan: a missing directory" 3 \
 	"scanned 0 files in 0 directories under policy 3 (0 other entries skipped): 0 would be refused
-1 errors" \
+errors: 1" \
 	"trusted-for: $T/nope: cannot open directory: No such file or directory" \
 	-- $TF scan "$T/nope"
 done_testing

@@ -100,9 +100,9 @@ static void decision_table(const char *what)
 	close(fd);
 	tap_is_int(trusted_for_allow_interactive(-1, "-c", &v), deny ? -1 : 0,
 		   "%s: -c %s", what, deny ? "is refused" : "runs");
-	if (deny)
-		tap_is_str(v.message, "-c: interactive code refused",
-			   "%s: ... with the message", what);
+	tap_is_str(v.message, deny ? "-c: interactive code refused" :
+				     "-c: interactive code allowed (not enforced)",
+		   "%s: ... with the message", what);
 	fd = open_script("exec");
 	tap_is_int(trusted_for_allow_interactive(fd, "<stdin>", &v), 0,
 		   "%s: stdin that passes the check runs", what);
@@ -214,8 +214,17 @@ static void log_bad_policy(const char *what)
 
 static void policy_zero(const char *what)
 {
+	struct trusted_for_verdict v;
+	int p[2];
+
 	tap_ok(!evil_refused(), "%s: policy 0 trusts a noexec file, even enforced", what);
 	tap_ok(interactive_refused(), "%s: ... but interactive code is still refused", what);
+	if (pipe(p) < 0)
+		tap_bail("pipe");
+	tap_is_int(trusted_for_allow_interactive(p[0], "<stdin>", &v), -1,
+		   "%s: ... and so is a pipe on stdin, which policy 0 trusts", what);
+	tap_is_str(v.message, "<stdin>: interactive code refused: not a regular file: FIFO or pipe",
+		   "%s: ... saying why", what);
 }
 
 int main(void)

@@ -25,6 +25,7 @@
 
 enum kind {
 	PATH,		/* a file system object opened by its path */
+	PATH_O_PATH,	/* one that cannot be opened for reading: O_PATH */
 	PIPE,		/* a pipe, reopened through /proc/self/fd */
 	SOCKET,		/* one end of a socketpair() */
 	MEMFD,		/* a memfd, with its mode set to .mode */
@@ -55,6 +56,8 @@ static const struct object objects[] = {
 	{ "directory",           PATH, EXEC_DIR "/dir",  0, { 0, E, E, E }, 0 },
 	{ "fifo",                PATH, EXEC_DIR "/fifo", 0, { 0, E, E, E }, 0 },
 	{ "char-device",         PATH, "/dev/null",      0, { 0, E, E, E }, 0 },
+	{ "block-device",        PATH_O_PATH, EXEC_DIR "/blk", 0, { 0, E, E, E },
+	  ENXIO },
 	{ "procfs-file",         PATH, "/proc/self/status", 0, { 0, E, E, E }, 0 },
 	{ "pipe-via-proc",       PIPE, NULL,             0, { 0, E, E, E }, 0 },
 	{ "socket",              SOCKET, NULL,           0, { 0, E, E, E }, ENXIO },
@@ -76,6 +79,9 @@ static int open_object(const struct object *o, char *path, size_t len)
 	case PATH:
 		snprintf(path, len, "%s", o->path);
 		return open(o->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	case PATH_O_PATH:
+		snprintf(path, len, "%s", o->path);
+		return open(o->path, O_PATH | O_CLOEXEC);
 	case PIPE:
 		if (pipe(p))
 			return -1;

@@ -31,6 +31,7 @@
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -273,6 +274,9 @@ static void setup(void)
 	make_file(EXEC_DIR "/w", 0755);
 	must(mkdir(EXEC_DIR "/dir", 0755) == 0, "mkdir");
 	must(mkfifo(EXEC_DIR "/fifo", 0666) == 0, "mkfifo");
+	/* The guest has no block layer: opening the node fails with ENXIO. */
+	must(mknod(EXEC_DIR "/blk", S_IFBLK | 0666, makedev(7, 0)) == 0,
+	     "mknod");
 	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	must(sock >= 0, "socket");
 	strcpy(sun.sun_path, EXEC_DIR "/sock");

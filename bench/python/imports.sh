@@ -1,0 +1,39 @@
+#!/bin/bash
+# trusted-python against python3.11: start-up alone, and start-up plus the
+# import of a large set of standard-library modules; enforcement off and on
+# (policy 1), side by side in one run.  Needs root (or user namespaces): the
+# policy file is shown at /etc/trustedfor.conf inside a private mount
+# namespace only.
+# Usage: bench/python/imports.sh BUILDDIR [ROUNDS]
+set -eu
+if [ $# -lt 1 ]; then
+	echo "usage: $0 BUILDDIR [ROUNDS]" >&2
+	exit 2
+fi
+build=$(realpath "$1")
+rounds=${2:-100}
+here=$(dirname "$(realpath "$0")")
+if [ -z "${TF_BENCH_NS:-}" ]; then
+	export TF_BENCH_NS=1
+	exec unshare --mount --propagation private "$0" "$@"
+fi
+work=$(mktemp -d /tmp/trustedfor-bench.XXXXXX)
+mount -t tmpfs -o mode=0755 trustedfor-bench "$work"
+trap 'umount -l "$work"; rmdir "$work"' EXIT
+mkdir "$work/etc-upper" "$work/etc-work"
+mount -t overlay trustedfor-etc \
+	-o "lowerdir=/etc,upperdir=$work/etc-upper,workdir=$work/etc-work" /etc
+# Same conditions for both: Debian's compiled .pyc files, none written.
+export PYTHONDONTWRITEBYTECODE=1
+unset PYTHONPATH PYTHONSTARTUP TRUSTEDFOR_ENFORCE
+
+echo "## trusted-python: start-up and standard-library imports"
+echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
+	"($(getconf _NPROCESSORS_ONLN) CPUs)"
+echo "kernel: $(uname -sr); python: $(/usr/bin/python3.11 -VV | tr '\n' ' ')"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); rounds: $rounds"
+echo "load average before: $(cut -d" " -f1-3 /proc/loadavg)"
+echo
+/usr/bin/python3.11 "$here/imports.py" "$build" "$work" "$rounds"
+echo
+echo "load average after: $(cut -d" " -f1-3 /proc/loadavg)"

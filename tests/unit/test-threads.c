@@ -43,6 +43,19 @@ static void *asker(void *arg)
 	return NULL;
 }
 
+/* EAGAIN is the system being short of threads for a moment: ask again. */
+static void start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	int r, tries = 0;
+
+	while ((r = pthread_create(t, NULL, fn, arg)) == EAGAIN && tries++ < 1000)
+		sched_yield();
+	if (r) {
+		errno = r;
+		tap_bail("pthread_create");
+	}
+}
+
 static void *reloader(void *arg)
 {
 	(void)arg;
@@ -80,10 +93,8 @@ int main(void)
 	evil_fd = open(path, O_RDONLY | O_CLOEXEC);
 	trusted_for_set_log_fn(quiet_log, NULL);
 	for (long i = 0; i < THREADS; i++)
-		if (pthread_create(&threads[i], NULL, asker, (void *)i))
-			tap_bail("pthread_create");
-	if (pthread_create(&threads[THREADS], NULL, reloader, NULL))
-		tap_bail("pthread_create");
+		start(&threads[i], asker, (void *)i);
+	start(&threads[THREADS], reloader, NULL);
 	for (int i = 0; i <= THREADS; i++)
 		pthread_join(threads[i], NULL);
 	for (int i = 0; i < THREADS; i++)

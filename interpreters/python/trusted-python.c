@@ -54,7 +54,8 @@ static const char *prog = "trusted-python";
 static char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
 
 static PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
-static int guard_state; /* 0 not yet, 1 installing, 2 done */
+/* Set in each interpreter's dict once its loader is guarded. */
+#define GUARD_KEY "trustedfor.sourceless-guard"
 
 static void refuse_and_exit(const char *message)
 {
@@ -96,25 +97,29 @@ static void raise_not_trusted(const char *message, PyObject *path)
 /*
  * Open path once, check that descriptor, and return it, or -1 with a Python
  * exception set: OSError when it cannot be opened (callers such as the
- * import system rely on that), NotTrustedError when it is refused.
+ * import system rely on that; *open_errno is then the errno), or
+ * NotTrustedError when it is refused (*open_errno is 0).
  */
-static int open_checked(PyObject *path, const char *name)
+static int open_checked(PyObject *path, int *open_errno)
 {
 	struct trusted_for_verdict v;
 	PyObject *bytes = NULL;
-	int fd, allowed, err;
+	const char *name;
+	int fd, allowed, err = 0;
 
+	*open_errno = 0;
 	if (!PyUnicode_FSConverter(path, &bytes))
 		return -1;
-	if (!name)
-		name = PyBytes_AS_STRING(bytes);
+	name = PyBytes_AS_STRING(bytes);
 	Py_BEGIN_ALLOW_THREADS
-	fd = open(PyBytes_AS_STRING(bytes), O_RDONLY | O_CLOEXEC);
-	err = errno;
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		err = errno;
 	allowed = fd >= 0 && trusted_for_allow_file(fd, name, &v) == 0;
 	Py_END_ALLOW_THREADS
 	Py_DECREF(bytes);
 	if (fd < 0) {
+		*open_errno = err;
 		errno = err;
 		PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
 		return -1;
@@ -130,8 +135,10 @@ static int open_checked(PyObject *path, const char *name)
 /* PEP 578's open-code hook: a buffered binary reader over the checked fd. */
 static PyObject *open_code_hook(PyObject *path, void *data)
 {
-	PyObject *io, *raw = NULL, *file = NULL;
-	int fd;
+	/* Static types of _io, shared by every interpreter in 3.11. */
+	static PyObject *file_io, *buffered_reader;
+	PyObject *raw, *file = NULL;
+	int fd, open_errno;
 
 	(void)data;
 	if (!PyUnicode_Check(path)) {
@@ -139,22 +146,33 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 			     Py_TYPE(path)->tp_name);
 		return NULL;
 	}
-	fd = open_checked(path, NULL);
+	if (!buffered_reader) {
+		PyObject *io = PyImport_ImportModule("_io");
+
+		if (!io)
+			return NULL;
+		file_io = PyObject_GetAttrString(io, "FileIO");
+		buffered_reader = file_io ?
+			PyObject_GetAttrString(io, "BufferedReader") : NULL;
+		Py_DECREF(io);
+		if (!buffered_reader) {
+			Py_CLEAR(file_io);
+			return NULL;
+		}
+	}
+	fd = open_checked(path, &open_errno);
 	if (fd < 0)
 		return NULL;
-	io = PyImport_ImportModule("_io");
-	if (io)
-		raw = PyObject_CallMethod(io, "FileIO", "isO", fd, "rb", Py_True);
+	/* FileIO does not close a descriptor it was given if it fails. */
+	raw = PyObject_CallFunction(file_io, "isO", fd, "rb", Py_True);
 	if (!raw) {
 		close(fd);
-		goto out;
+		return NULL;
 	}
 	/* io.open(path) would show the path, not the number, as the name. */
 	if (PyObject_SetAttrString(raw, "name", path) == 0)
-		file = PyObject_CallMethod(io, "BufferedReader", "O", raw);
-out:
-	Py_XDECREF(raw);
-	Py_XDECREF(io);
+		file = PyObject_CallOneArg(buffered_reader, raw);
+	Py_DECREF(raw);
 	return file;
 }
 
@@ -169,7 +187,7 @@ static const char sourceless_get_data_src[] =
 	"    with _io.open_code(str(path)) as file:\n"
 	"        return file.read()\n";
 
-static int install_sourceless_guard(void)
+static int install_sourceless_guard(PyObject *idict)
 {
 	PyObject *ext, *globals = NULL, *res = NULL, *fn, *loader = NULL;
 	int rc = -1;
@@ -190,7 +208,8 @@ static int install_sourceless_guard(void)
 		Py_DECREF(ext);
 		return 1;
 	}
-	guard_state = 1;
+	if (PyDict_SetItemString(idict, GUARD_KEY, Py_False) < 0)
+		goto out;
 	globals = PyDict_New();
 	if (!globals)
 		goto out;
@@ -235,7 +254,8 @@ static int install_sourceless_guard(void)
 		goto out;
 	rc = 0;
 out:
-	guard_state = rc == 0 ? 2 : 0;
+	if (PyDict_SetItemString(idict, GUARD_KEY, rc == 0 ? Py_True : Py_None) < 0)
+		rc = -1;
 	Py_XDECREF(loader);
 	Py_XDECREF(res);
 	Py_XDECREF(globals);
@@ -252,8 +272,20 @@ out:
 static int audit_hook(const char *event, PyObject *args, void *data)
 {
 	(void)data;
-	if (event[0] == 'i' && guard_state == 0 && strcmp(event, "import") == 0)
-		return install_sourceless_guard() < 0 ? -1 : 0;
+	if (event[0] == 'i' && strcmp(event, "import") == 0) {
+		PyObject *idict = PyInterpreterState_GetDict(PyInterpreterState_Get());
+		PyObject *state;
+
+		if (!idict) {
+			PyErr_SetString(PyExc_RuntimeError, "trustedfor: no interpreter dict");
+			return -1;
+		}
+		/* Py_True: guarded; Py_False: being guarded (re-entered). */
+		state = PyDict_GetItemString(idict, GUARD_KEY);
+		if (state == Py_True || state == Py_False)
+			return 0;
+		return install_sourceless_guard(idict) < 0 ? -1 : 0;
+	}
 	return 0;
 }
 
@@ -617,7 +649,7 @@ static int run_file(const PyConfig *config)
 	PyCompilerFlags cf = _PyCompilerFlags_INIT;
 	struct stat st;
 	FILE *fp;
-	int fd, ret;
+	int fd, ret, open_errno;
 
 	filename = PyUnicode_FromWideChar(config->run_filename, -1);
 	program_name = PyUnicode_FromWideChar(config->program_name, -1);
@@ -631,16 +663,21 @@ static int run_file(const PyConfig *config)
 		ret = exit_err_print();
 		goto out;
 	}
-	fd = open_checked(filename, NULL);
+	fd = open_checked(filename, &open_errno);
+	if (fd < 0 && open_errno) {
+		PyErr_Clear();
+		PySys_FormatStderr("%S: can't open file %R: [Errno %d] %s\n",
+				   program_name, filename, open_errno,
+				   strerror(open_errno));
+		ret = 2;
+		goto out;
+	}
 	if (fd < 0) {
 		if (PyErr_ExceptionMatches(not_trusted_error)) {
 			PyErr_Clear();
 			refuse_and_exit(last_refusal);
 		}
-		PyErr_Clear();
-		PySys_FormatStderr("%S: can't open file %R: [Errno %d] %s\n",
-				   program_name, filename, errno, strerror(errno));
-		ret = 2;
+		ret = exit_err_print();
 		goto out;
 	}
 	/* Unreachable when files are enforced: a directory is never trusted. */
@@ -691,7 +728,7 @@ static int run_startup(const PyConfig *config, int *exitcode)
 	PyCompilerFlags cf = _PyCompilerFlags_INIT;
 	PyObject *startup;
 	FILE *fp;
-	int fd, ret = 0;
+	int fd, ret = 0, open_errno;
 
 	if (!env || !env[0])
 		return 0;
@@ -700,18 +737,19 @@ static int run_startup(const PyConfig *config, int *exitcode)
 		return err_print(exitcode);
 	if (PySys_Audit("cpython.run_startup", "O", startup) < 0)
 		goto error;
-	fd = open_checked(startup, NULL);
+	fd = open_checked(startup, &open_errno);
+	if (fd < 0 && open_errno) {
+		PyErr_Clear();
+		PySys_WriteStderr("Could not open PYTHONSTARTUP\n");
+		errno = open_errno;
+		PyErr_SetFromErrnoWithFilenameObjects(PyExc_OSError, startup, NULL);
+		goto error;
+	}
 	if (fd < 0) {
-		int save_errno = errno;
-
 		if (PyErr_ExceptionMatches(not_trusted_error)) {
 			PyErr_Clear();
 			refuse_and_exit(last_refusal);
 		}
-		PyErr_Clear();
-		PySys_WriteStderr("Could not open PYTHONSTARTUP\n");
-		errno = save_errno;
-		PyErr_SetFromErrnoWithFilenameObjects(PyExc_OSError, startup, NULL);
 		goto error;
 	}
 	fp = fdopen(fd, "r");
@@ -918,8 +956,7 @@ static void check_entry_points(const PyConfig *config)
 
 static void exit_status(PyStatus status)
 {
-	if (PyStatus_IsExit(status))
-		exit(status.exitcode);
+	/* Exits with the status's code, or prints its error and aborts. */
 	Py_ExitStatusException(status);
 }
 

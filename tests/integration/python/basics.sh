@@ -118,6 +118,9 @@ expect "NotTrustedError is an ImportError" 0 "True" "" -- \
 expect "the sourceless loader reads through io.open_code" 0 "True" "" -- \
 	"$PY" -c 'import importlib.machinery as m; print(m.SourcelessFileLoader.get_data.__module__ == "_trustedfor")'
 
+expect "the sourceless loader is guarded in a subinterpreter too" 0 "_trustedfor" "" -- \
+	"$PY" -c 'import _xxsubinterpreters as s; s.run_string(s.create(), "import importlib.machinery as m; print(m.SourcelessFileLoader.get_data.__module__)")'
+
 # A venv made by trusted-python runs trusted-python and finds its prefix.
 if "$PY" -m venv --without-pip "$W/venv" >"$TF_TMP/out" 2>&1; then
 	expect "venv: python is the launcher, prefix is the venv" 0 "True $W/venv /usr" "" -- \

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int tap_n, tap_failed;
@@ -80,6 +82,45 @@ static inline void tap_bail(const char *what)
 	exit(2);
 }
 
+/*
+ * Runs fn(arg) in a child process of its own (the library reads its policy
+ * once per process; a child can drop privileges or install filters for
+ * good).  The child's TAP lines continue the parent's numbering and its
+ * failures count.  Returns the child's wait status.
+ */
+static inline int tap_in_child(void (*fn)(void *), void *arg)
+{
+	static int *shared;
+	int status;
+	pid_t pid;
+
+	if (!shared) {
+		shared = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (shared == MAP_FAILED)
+			tap_bail("mmap");
+	}
+	shared[0] = tap_n;
+	shared[1] = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork");
+	if (pid == 0) {
+		tap_failed = 0;
+		fn(arg);
+		shared[0] = tap_n;
+		shared[1] = tap_failed;
+		fflush(stdout);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		tap_bail("waitpid");
+	tap_n = shared[0];
+	tap_failed += shared[1];
+	return status;
+}
+
 static inline void write_file(const char *path, const char *content, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
@@ -139,6 +180,20 @@ static inline int tap_private_namespace(char *dir, size_t size)
 	snprintf(tap_tmp, sizeof(tap_tmp), "%s", dir);
 	atexit(tap_cleanup);
 	return root;
+}
+
+/* dir/exec and dir/noexec, fresh tmpfs mounts, the second one noexec. */
+static inline void tap_exec_noexec_mounts(const char *dir)
+{
+	char path[512];
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, i ? "noexec" : "exec");
+		if (mkdir(path, 0755) < 0 ||
+		    mount(i ? "noexec" : "exec", path, "tmpfs", i ? MS_NOEXEC : 0,
+			  "mode=0755") < 0)
+			tap_bail(path);
+	}
 }
 
 /* An overlay on /etc holding a policy file (content NULL: none at all). */

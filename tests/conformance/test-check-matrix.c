@@ -120,13 +120,7 @@ static void make_fixture(uid_t owner)
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	int s;
 
-	snprintf(path, sizeof(path), "%s/exec", dir);
-	if (mkdir(path, 0755) < 0 || mount("exec", path, "tmpfs", 0, "mode=0755") < 0)
-		tap_bail("mount exec tmpfs");
-	snprintf(path, sizeof(path), "%s/noexec", dir);
-	if (mkdir(path, 0755) < 0 ||
-	    mount("noexec", path, "tmpfs", MS_NOEXEC, "mode=0755") < 0)
-		tap_bail("mount noexec tmpfs");
+	tap_exec_noexec_mounts(dir);
 	for (int i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s/%s", dir,
 			 i < 2 ? "exec" : "noexec", i % 2 ? "nx" : "x");
@@ -257,44 +251,40 @@ static void check_seed_contract(const char *who)
 	close(fd);
 }
 
-static void run_variant(const char *who, int drop, int execve_check,
-			int *shared)
-{
-	pid_t pid = fork();
-	int status;
+struct variant {
+	const char *who;
+	int drop;
+	int execve_check;
+};
 
-	if (pid < 0)
-		tap_bail("fork");
-	if (pid == 0) {
-		tap_n = shared[0];
-		tap_failed = 0;
-		if (drop && (setgroups(0, NULL) < 0 ||
-			     setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) < 0 ||
-			     setresuid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) < 0))
-			tap_bail("drop privileges");
-		/* The pipe belongs to whoever made it: make it as this uid. */
-		if (pipe(pipe_fds) < 0)
-			tap_bail("pipe");
-		check_matrix(who, execve_check);
-		check_kernel_only(who, execve_check);
-		check_messages(who, geteuid());
-		check_seed_contract(who);
-		shared[0] = tap_n;
-		shared[1] = tap_failed;
-		fflush(stdout);
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	tap_n = shared[0];
-	tap_failed += shared[1];
+static void variant(void *arg)
+{
+	const struct variant *v = arg;
+
+	if (v->drop && (setgroups(0, NULL) < 0 ||
+			setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) < 0 ||
+			setresuid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) < 0))
+		tap_bail("drop privileges");
+	/* The pipe belongs to whoever made it: make it as this uid. */
+	if (pipe(pipe_fds) < 0)
+		tap_bail("pipe");
+	check_matrix(v->who, v->execve_check);
+	check_kernel_only(v->who, v->execve_check);
+	check_messages(v->who, geteuid());
+	check_seed_contract(v->who);
+}
+
+static void run_variant(const char *who, int drop, int execve_check)
+{
+	struct variant v = { who, drop, execve_check };
+	int status = tap_in_child(variant, &v);
+
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		tap_ok(0, "%s: the variant ran to its end", who);
 }
 
 int main(void)
 {
-	int *shared = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	struct tf_kernel k;
 	int root;
 
@@ -306,9 +296,9 @@ int main(void)
 	}
 	tf_kernel_probe(&k);
 	make_fixture(root ? UNPRIVILEGED : 0);
-	run_variant("root", 0, k.execve_check, shared);
+	run_variant("root", 0, k.execve_check);
 	if (root)
-		run_variant("uid 65534", 1, k.execve_check, shared);
+		run_variant("uid 65534", 1, k.execve_check);
 	else
 		tap_not_run("the matrix as an unprivileged uid", "needs real root to switch uid");
 	return tap_done();

@@ -19,7 +19,6 @@
 #define DENY SECBIT_EXEC_DENY_INTERACTIVE
 
 static char dir[256];
-static int *shared;
 static char log_lines[8][1024];
 static int log_priority[8], log_count;
 
@@ -46,34 +45,35 @@ static int open_script(const char *where)
 }
 
 /* Runs fn in a child with the securebits, environment and policy given. */
+struct setting {
+	const char *what;
+	unsigned int bits;
+	const char *env;
+	void (*fn)(const char *what);
+};
+
+static void child(void *arg)
+{
+	const struct setting *s = arg;
+
+	if (s->env)
+		setenv("TRUSTEDFOR_ENFORCE", s->env, 1);
+	if (s->bits && prctl(PR_SET_SECUREBITS, s->bits, 0, 0, 0) < 0)
+		tap_bail("PR_SET_SECUREBITS");
+	trusted_for_set_log_fn(capture_log, NULL);
+	s->fn(s->what);
+}
+
+/* Runs fn in a child with the securebits, environment and policy given. */
 static void in_child(const char *what, unsigned int bits, const char *env,
 		     const char *policy_file, void (*fn)(const char *what))
 {
-	pid_t pid;
+	struct setting s = { what, bits, env, fn };
 	int status;
 
 	if (tap_policy_file(dir, policy_file, 0644, 0) < 0)
 		tap_bail("policy file");
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork");
-	if (pid == 0) {
-		tap_n = shared[0];
-		tap_failed = 0;
-		if (env)
-			setenv("TRUSTEDFOR_ENFORCE", env, 1);
-		if (bits && prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) < 0)
-			tap_bail("PR_SET_SECUREBITS");
-		trusted_for_set_log_fn(capture_log, NULL);
-		fn(what);
-		shared[0] = tap_n;
-		shared[1] = tap_failed;
-		fflush(stdout);
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	tap_n = shared[0];
-	tap_failed += shared[1];
+	status = tap_in_child(child, &s);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		tap_ok(0, "%s: the child ran to its end", what);
 }
@@ -243,18 +243,13 @@ int main(void)
 	int root;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	shared = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	root = tap_private_namespace(dir, sizeof(dir));
 	if (root < 0) {
 		tap_not_run("enforcement", "needs root or user namespaces");
 		return tap_done();
 	}
+	tap_exec_noexec_mounts(dir);
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, i ? "noexec" : "exec");
-		if (mkdir(path, 0755) < 0 ||
-		    mount("t", path, "tmpfs", i ? MS_NOEXEC : 0, "mode=0755") < 0)
-			tap_bail("mount");
 		snprintf(path, sizeof(path), "%s/%s/script", dir, i ? "noexec" : "exec");
 		write_file(path, "+\n", 0755);
 	}

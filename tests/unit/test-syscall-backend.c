@@ -24,7 +24,6 @@
 #define ARG_LOW(n) (offsetof(struct seccomp_data, args[n]))
 
 static char dir[256];
-static int *shared;
 enum { ALLOWED, NOEXEC, BUSY, LSM, FILES };
 static int fds[FILES];
 
@@ -88,31 +87,18 @@ static void fake_sysctl(const char *value)
 	write_file("/proc/sys/fs/trusted_for_policy", value, 0644);
 }
 
+static void child(void *fn)
+{
+	if (unshare(CLONE_NEWNS) < 0)
+		tap_bail("unshare");
+	open_files();
+	((void (*)(void))fn)();
+}
+
 static void in_child(void (*fn)(void), const char *what, int want_signal)
 {
-	pid_t pid;
-	int status;
+	int status = tap_in_child(child, (void *)fn);
 
-	shared[0] = tap_n;
-	shared[1] = 0;
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork");
-	if (pid == 0) {
-		tap_n = shared[0];
-		tap_failed = 0;
-		if (unshare(CLONE_NEWNS) < 0)
-			tap_bail("unshare");
-		open_files();
-		fn();
-		shared[0] = tap_n;
-		shared[1] = tap_failed;
-		fflush(stdout);
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	tap_n = shared[0];
-	tap_failed += shared[1];
 	if (want_signal)
 		tap_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS, "%s", what);
 	else
@@ -208,18 +194,11 @@ int main(void)
 	char path[512];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	shared = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (tap_private_namespace(dir, sizeof(dir)) < 0) {
 		tap_not_run("system call backend", "needs root or user namespaces");
 		return tap_done();
 	}
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, i ? "noexec" : "exec");
-		if (mkdir(path, 0755) < 0 ||
-		    mount("t", path, "tmpfs", i ? MS_NOEXEC : 0, "mode=0755") < 0)
-			tap_bail("mount");
-	}
+	tap_exec_noexec_mounts(dir);
 	snprintf(path, sizeof(path), "%s/exec/ok", dir);
 	write_file(path, "+\n", 0755);
 	snprintf(path, sizeof(path), "%s/noexec/x", dir);

@@ -15,9 +15,10 @@
  *    was checked; CPython's own Py_RunMain() would reopen them by path.
  *  - Sourceless .pyc files are read by SourcelessFileLoader.get_data() with
  *    io.FileIO, which bypasses the open-code hook.  An audit hook (PEP 578;
- *    it cannot be removed) replaces that method with one that reads through
- *    io.open_code() before the first import, and refuses any later attempt to
- *    reassign or delete it.
+ *    it cannot be removed) replaces that method, in every interpreter, with
+ *    one that reads through io.open_code(), before the first import can
+ *    find a file.  Unlike the rest, trusted Python code could assign the
+ *    method back: CPython raises no audit event for a class attribute.
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
  * statuses.  A refused main entry point prints one line "PROG: MESSAGE" and
@@ -105,6 +106,7 @@ static int open_checked(PyObject *path, int *open_errno)
 	struct trusted_for_verdict v;
 	PyObject *bytes = NULL;
 	const char *name;
+	struct stat st;
 	int fd, allowed, err = 0;
 
 	*open_errno = 0;
@@ -116,6 +118,13 @@ static int open_checked(PyObject *path, int *open_errno)
 	if (fd < 0)
 		err = errno;
 	allowed = fd >= 0 && trusted_for_allow_file(fd, name, &v) == 0;
+	/*
+	 * A pipe, a FIFO or a terminal named as a file (python3 /dev/stdin,
+	 * python3 <(...)) is code typed or piped in: interactive code, which
+	 * DENY_INTERACTIVE refuses even when files are not enforced.
+	 */
+	if (allowed && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+		allowed = trusted_for_allow_interactive(fd, name, &v) == 0;
 	Py_END_ALLOW_THREADS
 	Py_DECREF(bytes);
 	if (fd < 0) {

@@ -33,6 +33,11 @@ with_stdin() {
 	shift
 	"$@" <"$f"
 }
+with_pipe() {
+	local text=$1
+	shift
+	printf '%s\n' "$text" | "$@"
+}
 with_fd3() {
 	local f=$1
 	shift
@@ -164,6 +169,12 @@ log = none"
 		with_stdin "$N/evil.py" "${D[@]}" "$PY" -
 	t "policy $p: python - < exec file, interactive denied" 0 "good ran" "" \
 		with_stdin "$X/good.py" "${RD[@]}" "$PY" -
+	t "policy $p: a pipe named as the script, files enforced" 126 "" \
+		"trusted-python: /dev/stdin: not trusted for execution: not a regular file" \
+		with_pipe 'print("evil")' "${R[@]}" "$PY" /dev/stdin
+	t "policy $p: a pipe named as the script, interactive denied" 126 "" \
+		"trusted-python: /dev/stdin: interactive code refused: not a regular file: FIFO or pipe" \
+		with_pipe 'print("evil")' "${D[@]}" "$PY" /dev/stdin
 	t "policy $p: -c, interactive denied" 126 "" "trusted-python: -c: interactive code refused" \
 		"${D[@]}" "$PY" -c 'print("evil")'
 	t "policy $p: -i after a trusted script, interactive denied" 126 "" \

@@ -4,12 +4,12 @@
  * trusted_for() call against what userspace does without it, fstatvfs() +
  * faccessat2(AT_EMPTY_PATH) on the same descriptor, and against an
  * open() + close() of the same file.  The guest runs under QEMU's software
- * emulation, so only the ratios mean anything; each figure is the best of
- * several rounds to keep the noise of the host out.
+ * emulation, so only the ratios mean anything.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -23,8 +23,9 @@
 #include "trustedfor.h"
 #endif
 
-#define ROUNDS 5
-#define CALLS 20000
+#define ROUNDS 21
+#define CALLS 4000
+#define MAX_OPS 8
 
 static int fd_allowed, fd_denied;
 
@@ -69,36 +70,46 @@ static void op_library(void)
 }
 #endif
 
-static double ns_per_call(void (*op)(void))
+static double ns_per_batch(void (*op)(void))
 {
-	double best = 0;
-	int r, i;
+	struct timespec a, b;
+	int i;
 
-	for (r = 0; r < ROUNDS; r++) {
-		struct timespec a, b;
-		double ns;
-
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		for (i = 0; i < CALLS; i++)
-			op();
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) /
-		     CALLS;
-		if (r == 0 || ns < best)
-			best = ns;
-	}
-	return best;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < CALLS; i++)
+		op();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / CALLS;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/*
+ * Every round runs one batch of each operation, in an order that
+ * alternates from round to round, so that drift in the emulator and load on
+ * the host hit all of them alike.  Each figure is the median over the
+ * rounds; the ratio is the median of the per-round ratios to trusted_for().
+ */
 void run_bench(void)
 {
 	static const struct {
 		const char *name;
 		void (*op)(void);
 	} ops[] = {
-		{ "getppid() (an empty system call)", op_getppid },
 		{ "trusted_for() on an allowed file", op_trusted_for },
 		{ "trusted_for() on a denied file (noexec)", op_trusted_for_denied },
+		{ "getppid() (an empty system call)", op_getppid },
 		{ "fstatvfs() + faccessat2(X_OK)", op_statvfs_access },
 		{ "faccessat2(EXECVE_OK)", op_execve_ok },
 		{ "open() + close()", op_open_close },
@@ -106,19 +117,29 @@ void run_bench(void)
 		{ "libtrustedfor trusted_for()", op_library },
 #endif
 	};
-	double base = 0, ns;
-	unsigned int i;
+	enum { N = sizeof(ops) / sizeof(ops[0]) };
+	static double ns[MAX_OPS][ROUNDS], ratio[MAX_OPS][ROUNDS];
+	int r, i, k;
 
+	_Static_assert(N <= MAX_OPS, "MAX_OPS");
 	set_policy(3);
 	fd_allowed = open(EXEC_DIR "/x", O_RDONLY | O_CLOEXEC);
 	fd_denied = open(NOEXEC_DIR "/x", O_RDONLY | O_CLOEXEC);
-	printf("tfk-bench: policy 3, best of %d rounds of %d calls, "
-	       "ratios against trusted_for() on an allowed file\n",
-	       ROUNDS, CALLS);
-	base = ns_per_call(op_trusted_for);
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		ns = ns_per_call(ops[i].op);
-		printf("tfk-bench: %-42s %6.2f x  (%.0f ns in the emulated guest)\n",
-		       ops[i].name, ns / base, ns);
+	for (i = 0; i < N; i++)		/* warm up */
+		ns_per_batch(ops[i].op);
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = 0; k < N; k++) {
+			i = r % 2 ? N - 1 - k : k;
+			ns[i][r] = ns_per_batch(ops[i].op);
+		}
+		for (i = 0; i < N; i++)
+			ratio[i][r] = ns[i][r] / ns[0][r];
 	}
+	printf("tfk-bench: policy 3, %d rounds of %d calls per operation, "
+	       "medians; ratio to trusted_for() on an allowed file\n",
+	       ROUNDS, CALLS);
+	for (i = 0; i < N; i++)
+		printf("tfk-bench: %-42s %6.2f x  (%.0f ns in the emulated guest)\n",
+		       ops[i].name, median(ratio[i], ROUNDS),
+		       median(ns[i], ROUNDS));
 }

@@ -46,6 +46,13 @@ elapsed() { echo "$(($(date +%s) - start))s"; }
 case "$work" in
 "$repo"|"$repo"/*) die "TRUSTEDFOR_KERNEL_DIR must be outside the repository" ;;
 esac
+# The series wires up x86_64 only, and the guest program is built by the
+# host's compiler.
+[ "$(uname -m)" = x86_64 ] || die "needs an x86_64 host, not $(uname -m)"
+mkdir -p "$work"
+# One run at a time per work directory (make check and make bench share it).
+exec 9>"$work/lock"
+flock 9
 
 # --- Debian packages -------------------------------------------------------
 # What the kernel build (tinyconfig, x86_64, objtool), the static test
@@ -62,15 +69,14 @@ if [ -n "$missing" ]; then
 	say "installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	# shellcheck disable=SC2086
-	apt-get install -y --no-install-recommends $missing >"$work.apt.log" 2>&1 ||
-		{ apt-get update >>"$work.apt.log" 2>&1 &&
-		  apt-get install -y --no-install-recommends $missing >>"$work.apt.log" 2>&1; } ||
-		die "apt-get install failed, see $work.apt.log"
+	apt-get install -y --no-install-recommends $missing >"$work/apt.log" 2>&1 ||
+		{ apt-get update >>"$work/apt.log" 2>&1 &&
+		  apt-get install -y --no-install-recommends $missing >>"$work/apt.log" 2>&1; } ||
+		die "apt-get install failed, see $work/apt.log"
 fi
 [ -r "$tarball" ] || die "$tarball is missing"
 
 # --- source tree: unpack and patch, reused while nothing changed -----------
-mkdir -p "$work"
 version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 key=$( { echo "linux-source-6.12 $version"; cat "$here"/patches/*.patch;
 	 sed -n '/^# --- source tree/,/^# --- end source tree/p' "$0"; } |

@@ -121,9 +121,11 @@ static int open_checked(PyObject *path, int *open_errno)
 	/*
 	 * A pipe, a FIFO or a terminal named as a file (python3 /dev/stdin,
 	 * python3 <(...)) is code typed or piped in: interactive code, which
-	 * DENY_INTERACTIVE refuses even when files are not enforced.
+	 * DENY_INTERACTIVE refuses even when files are not enforced.  Such a
+	 * file never passes the check (policy 0 aside), so only a file that
+	 * failed it needs a look.
 	 */
-	if (allowed && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+	if (allowed && !v.trusted && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
 		allowed = trusted_for_allow_interactive(fd, name, &v) == 0;
 	Py_END_ALLOW_THREADS
 	Py_DECREF(bytes);
@@ -141,47 +143,60 @@ static int open_checked(PyObject *path, int *open_errno)
 	return fd;
 }
 
-/* PEP 578's open-code hook: a buffered binary reader over the checked fd. */
+/* An opener for io.open(): the descriptor, opened once and checked. */
+static PyObject *checked_opener(PyObject *self, PyObject *args)
+{
+	PyObject *path, *res;
+	int flags, fd, open_errno;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "Oi:opener", &path, &flags))
+		return NULL;
+	fd = open_checked(path, &open_errno);
+	if (fd < 0)
+		return NULL;
+	res = PyLong_FromLong(fd);
+	if (!res)
+		close(fd);
+	return res;
+}
+
+static PyMethodDef checked_opener_def = {
+	"checked_opener", checked_opener, METH_VARARGS,
+	"Open a file read-only and check it with trusted_for_allow_file().",
+};
+
+/*
+ * PEP 578's open-code hook.  CPython's default is io.open(path, "rb"); this
+ * is the same call with an opener, so that the file object, its name and
+ * the "open" audit event (with the path, before the file is opened) are
+ * exactly the default's, and only the descriptor differs: it was checked.
+ */
 static PyObject *open_code_hook(PyObject *path, void *data)
 {
-	/* Static types of _io, shared by every interpreter in 3.11. */
-	static PyObject *file_io, *buffered_reader;
-	PyObject *raw, *file = NULL;
-	int fd, open_errno;
+	static PyObject *io_open, *opener;
+	PyObject *args, *kwargs, *file = NULL;
 
 	(void)data;
-	if (!PyUnicode_Check(path)) {
-		PyErr_Format(PyExc_TypeError, "open_code() path must be str, not %s",
-			     Py_TYPE(path)->tp_name);
-		return NULL;
-	}
-	if (!buffered_reader) {
+	if (!io_open) {
 		PyObject *io = PyImport_ImportModule("_io");
 
 		if (!io)
 			return NULL;
-		file_io = PyObject_GetAttrString(io, "FileIO");
-		buffered_reader = file_io ?
-			PyObject_GetAttrString(io, "BufferedReader") : NULL;
+		opener = PyCFunction_New(&checked_opener_def, NULL);
+		io_open = opener ? PyObject_GetAttrString(io, "open") : NULL;
 		Py_DECREF(io);
-		if (!buffered_reader) {
-			Py_CLEAR(file_io);
+		if (!io_open) {
+			Py_CLEAR(opener);
 			return NULL;
 		}
 	}
-	fd = open_checked(path, &open_errno);
-	if (fd < 0)
-		return NULL;
-	/* FileIO does not close a descriptor it was given if it fails. */
-	raw = PyObject_CallFunction(file_io, "isO", fd, "rb", Py_True);
-	if (!raw) {
-		close(fd);
-		return NULL;
-	}
-	/* io.open(path) would show the path, not the number, as the name. */
-	if (PyObject_SetAttrString(raw, "name", path) == 0)
-		file = PyObject_CallOneArg(buffered_reader, raw);
-	Py_DECREF(raw);
+	args = Py_BuildValue("(Os)", path, "rb");
+	kwargs = Py_BuildValue("{s:O}", "opener", opener);
+	if (args && kwargs)
+		file = PyObject_Call(io_open, args, kwargs);
+	Py_XDECREF(args);
+	Py_XDECREF(kwargs);
 	return file;
 }
 
@@ -668,7 +683,8 @@ static int run_file(const PyConfig *config)
 		PyErr_Print();
 		return -1;
 	}
-	if (PySys_Audit("cpython.run_file", "O", filename) < 0) {
+	if (PySys_Audit("cpython.run_file", "O", filename) < 0 ||
+	    PySys_Audit("open", "Osi", filename, "rb", 0) < 0) {
 		ret = exit_err_print();
 		goto out;
 	}
@@ -744,7 +760,8 @@ static int run_startup(const PyConfig *config, int *exitcode)
 	startup = PyUnicode_DecodeFSDefault(env);
 	if (!startup)
 		return err_print(exitcode);
-	if (PySys_Audit("cpython.run_startup", "O", startup) < 0)
+	if (PySys_Audit("cpython.run_startup", "O", startup) < 0 ||
+	    PySys_Audit("open", "Osi", startup, "r", 0) < 0)
 		goto error;
 	fd = open_checked(startup, &open_errno);
 	if (fd < 0 && open_errno) {

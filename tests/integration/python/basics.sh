@@ -101,6 +101,13 @@ same "-V" -- -V
 same "-VV" -- -VV
 same "--help" -- --help
 same "unknown option" -- --no-such-option
+same "audit events of imports, open events with their paths" -- -c '
+import sys
+events = []
+sys.addaudithook(lambda e, a: events.append((e, a if e in ("open", "import") else None)))
+import json.tool, zipfile, email.mime.text
+for e in events:
+    print(e[0], e[1][:2] if e[1] else "")'
 same "-c with SystemExit('message')" -- -c 'raise SystemExit("bye")'
 
 # PYTHONSTARTUP is read for an interactive stdin only.

@@ -16,9 +16,9 @@
  *  - Sourceless .pyc files are read by SourcelessFileLoader.get_data() with
  *    io.FileIO, which bypasses the open-code hook.  An audit hook (PEP 578;
  *    it cannot be removed) replaces that method, in every interpreter, with
- *    one that reads through io.open_code(), before the first import can
- *    find a file.  Unlike the rest, trusted Python code could assign the
- *    method back: CPython raises no audit event for a class attribute.
+ *    a C function that reads through io.open_code(), before the first
+ *    import can find a file.  Unlike the rest, trusted Python code could
+ *    assign another method: CPython raises no audit event for that.
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
  * statuses.  A refused main entry point prints one line "PROG: MESSAGE" and
@@ -201,88 +201,87 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 }
 
 /*
- * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code();
- * this replacement reads through the hook above.
+ * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code():
+ * this replacement reads through the hook above.  It is a C function, bound
+ * as a method by PyInstanceMethod, so that nothing of it is Python code.
  */
-static const char sourceless_get_data_src[] =
-	"def get_data(self, path):\n"
-	"    \"\"\"Return the data from path as raw bytes, read through\n"
-	"    io.open_code() so that trustedfor checks it.\"\"\"\n"
-	"    with _io.open_code(str(path)) as file:\n"
-	"        return file.read()\n";
+static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
+{
+	PyObject *self, *path, *str, *file, *data, *res;
 
+	(void)module;
+	if (!PyArg_ParseTuple(args, "OO:get_data", &self, &path))
+		return NULL;
+	str = PyObject_Str(path);
+	if (!str)
+		return NULL;
+	file = PyFile_OpenCodeObject(str);
+	Py_DECREF(str);
+	if (!file)
+		return NULL;
+	data = PyObject_CallMethod(file, "read", NULL);
+	if (!data) {
+		PyObject *type, *value, *tb;
+
+		/* Close it, and report the read's error, not the close's. */
+		PyErr_Fetch(&type, &value, &tb);
+		res = PyObject_CallMethod(file, "close", NULL);
+		Py_XDECREF(res);
+		PyErr_Clear();
+		PyErr_Restore(type, value, tb);
+		Py_DECREF(file);
+		return NULL;
+	}
+	res = PyObject_CallMethod(file, "close", NULL);
+	Py_DECREF(file);
+	if (!res) {
+		Py_DECREF(data);
+		return NULL;
+	}
+	Py_DECREF(res);
+	return data;
+}
+
+static PyMethodDef sourceless_get_data_def = {
+	"get_data", sourceless_get_data, METH_VARARGS,
+	"get_data(self, path)\n--\n\n"
+	"Return the data from path as raw bytes, read through io.open_code()\n"
+	"so that trustedfor checks the file.",
+};
+
+/* Returns 0 when the guard is in place, 1 when it cannot be yet, -1 on error. */
 static int install_sourceless_guard(PyObject *idict)
 {
-	PyObject *ext, *globals = NULL, *res = NULL, *fn, *loader = NULL;
+	PyObject *name, *ext, *loader = NULL, *modname = NULL, *fn = NULL;
+	PyObject *method = NULL;
 	int rc = -1;
 
-	PyObject *name = PyUnicode_FromString("_frozen_importlib_external");
-
+	name = PyUnicode_FromString("_frozen_importlib_external");
 	if (!name)
 		return -1;
 	ext = PyImport_GetModule(name);
 	Py_DECREF(name);
-	if (!ext) {
-		if (PyErr_Occurred())
-			return -1;
-		return 1; /* not installed yet: no path-based import can happen */
-	}
+	if (!ext)
+		return PyErr_Occurred() ? -1 : 1; /* no path-based import yet */
 	/* Seen while _bootstrap_external itself is being imported. */
 	if (!PyObject_HasAttrString(ext, "SourcelessFileLoader")) {
 		Py_DECREF(ext);
 		return 1;
 	}
-	if (PyDict_SetItemString(idict, GUARD_KEY, Py_False) < 0)
-		goto out;
-	globals = PyDict_New();
-	if (!globals)
-		goto out;
-	if (PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) < 0)
-		goto out;
-	{
-		PyObject *io = PyImport_ImportModule("_io");
-
-		if (!io || PyDict_SetItemString(globals, "_io", io) < 0) {
-			Py_XDECREF(io);
-			goto out;
-		}
-		Py_DECREF(io);
-	}
-	{
-		PyObject *modname = PyUnicode_FromString("_trustedfor");
-
-		if (!modname || PyDict_SetItemString(globals, "__name__", modname) < 0) {
-			Py_XDECREF(modname);
-			goto out;
-		}
-		Py_DECREF(modname);
-	}
-	res = PyRun_String(sourceless_get_data_src, Py_file_input, globals, globals);
-	if (!res)
-		goto out;
-	fn = PyDict_GetItemString(globals, "get_data");
 	loader = PyObject_GetAttrString(ext, "SourcelessFileLoader");
-	if (!fn || !loader)
-		goto out;
-	{
-		PyObject *qualname =
-			PyUnicode_FromString("SourcelessFileLoader.get_data");
-
-		if (!qualname || PyObject_SetAttrString(fn, "__qualname__", qualname) < 0) {
-			Py_XDECREF(qualname);
-			goto out;
-		}
-		Py_DECREF(qualname);
-	}
-	if (PyObject_SetAttrString(loader, "get_data", fn) < 0)
-		goto out;
-	rc = 0;
-out:
-	if (PyDict_SetItemString(idict, GUARD_KEY, rc == 0 ? Py_True : Py_None) < 0)
+	modname = PyUnicode_FromString("_trustedfor");
+	if (loader && modname)
+		fn = PyCFunction_NewEx(&sourceless_get_data_def, NULL, modname);
+	if (fn)
+		method = PyInstanceMethod_New(fn);
+	if (method && PyObject_SetAttrString(loader, "get_data", method) == 0)
+		rc = 0;
+	if (rc == 0 && PyDict_SetItemString(idict, GUARD_KEY, Py_True) < 0)
 		rc = -1;
+	Py_XDECREF(method);
+	Py_XDECREF(fn);
+	Py_XDECREF(modname);
 	Py_XDECREF(loader);
-	Py_XDECREF(res);
-	Py_XDECREF(globals);
 	Py_DECREF(ext);
 	return rc;
 }
@@ -304,9 +303,8 @@ static int audit_hook(const char *event, PyObject *args, void *data)
 			PyErr_SetString(PyExc_RuntimeError, "trustedfor: no interpreter dict");
 			return -1;
 		}
-		/* Py_True: guarded; Py_False: being guarded (re-entered). */
 		state = PyDict_GetItemString(idict, GUARD_KEY);
-		if (state == Py_True || state == Py_False)
+		if (state == Py_True)
 			return 0;
 		return install_sourceless_guard(idict) < 0 ? -1 : 0;
 	}

@@ -87,7 +87,8 @@ if [ "$(cat "$work/stamp" 2>/dev/null)" != "$key" ]; then
 	say "unpacking linux-source-6.12 $version and applying the series"
 	rm -rf "$work/stamp" "$src" "$build" "$work/src.new" "$work/hdr"
 	mkdir -p "$work/src.new"
-	tar -C "$work/src.new" -xf "$tarball"
+	# Debian's tarball has many xz blocks: decompress them in parallel.
+	tar -C "$work/src.new" -I 'xz -T0' -xf "$tarball"
 	for p in "$here"/patches/*.patch; do
 		patch -d "$work/src.new/linux-source-6.12" -p1 -s -N <"$p" ||
 			die "$(basename "$p") does not apply"
@@ -146,13 +147,23 @@ gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -pthread \
 	cat "$work/init.log" >&2
 	die "the guest test program does not compile"
 }
+# The series' own kselftest, from the patched tree; /init runs it too.
+selftest=$src/tools/testing/selftests/trusted_for
+gcc -static -O2 -Wall -I"$work/hdr/include" -I"$selftest/.." \
+	-o "$work/trusted_for_test" "$selftest/trusted_for_test.c" \
+	>>"$work/init.log" 2>&1 || {
+	cat "$work/init.log" >&2
+	die "the kselftest does not compile"
+}
 cat >"$work/initramfs.list" <<EOF
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 dir /proc 0555 0 0
 dir /mnt 0755 0 0
 dir /etc 0755 0 0
+dir /tmp 1777 0 0
 file /init $work/init 0755 0 0
+file /trusted_for_test $work/trusted_for_test 0755 0 0
 EOF
 "$build/usr/gen_init_cpio" "$work/initramfs.list" >"$work/initramfs.cpio" ||
 	die "gen_init_cpio failed"
@@ -181,6 +192,7 @@ function tap(ok, what) {
 /^tfk: ok - / { sub(/^tfk: ok - /, ""); tap(1, $0); lines_ok++; next }
 /^tfk: FAIL - / { sub(/^tfk: FAIL - /, ""); tap(0, $0); lines_fail++; next }
 /^tfk-bench: / { sub(/^tfk-bench: /, ""); print "# " $0; next }
+/^tfk-selftest: / { next }
 /^tfk: SUMMARY / { summary = $0; gp = $3; gf = $5; next }
 /Kernel panic|BUG:|Oops|WARNING:|Call Trace|general protection|segfault/ {
 	crash = crash ? crash : $0

@@ -47,6 +47,9 @@ void run_matrix(void);
 void run_special(void);
 void run_sysctl(void);
 
+/* selftest.c */
+void run_selftest(void);
+
 /* library.c */
 void run_library(void);
 

@@ -318,6 +318,7 @@ int main(int argc, char **argv)
 	run_matrix();
 	run_special();
 	run_sysctl();
+	run_selftest();
 	run_library();
 	finish(0);
 }

@@ -3,6 +3,7 @@
 # so that drift in the machine's load spreads over all of them.
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -57,14 +58,26 @@ def main():
         f.write("n = sum(1 for m in list(sys.modules.values())\n"
                 "        if (getattr(m, '__file__', None) or '').endswith('.py'))\n"
                 "print(len(sys.modules), n)\n")
+    control = os.path.join(build, "interpreters/python/python-main-control")
+    # (name, command, policy file, the row it is compared with)
     configs = [
-        ("python3.11", [ref], p1),
-        ("trusted-python, enforcement off (policy 1)", [tp], p1),
-        ("python3.11 under trusted-for run", on + [ref], p1),
-        ("trusted-python, enforcement on (policy 1)", on + [tp], p1),
-        ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3),
-        ("trusted-python, enforcement off, policy 0 (nothing checked)", [tp], p0),
+        ("python3.11", [ref], p1, None),
+        ("control: CPython's main linked as trusted-python is", [control], p1, "python3.11"),
+        ("trusted-python, enforcement off (policy 1)", [tp], p1, "python3.11"),
+        ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3, "python3.11"),
+        ("trusted-python, enforcement off, policy 0 (nothing checked)", [tp], p0, "python3.11"),
+        ("python3.11 under trusted-for run", on + [ref], p1, None),
+        ("control under trusted-for run", on + [control], p1, "python3.11 under trusted-for run"),
+        ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
+         "python3.11 under trusted-for run"),
     ]
+    # The same rows against the control instead.
+    against_control = {
+        "trusted-python, enforcement off (policy 1)": "control: CPython's main linked as trusted-python is",
+        "trusted-python, enforcement off, policy 3 (the default)": "control: CPython's main linked as trusted-python is",
+        "trusted-python, enforcement off, policy 0 (nothing checked)": "control: CPython's main linked as trusted-python is",
+        "trusted-python, enforcement on (policy 1)": "control under trusted-for run",
+    }
     workloads = [("start-up only", startup), (f"{len(MODULES)} stdlib imports", imports)]
     out = os.popen(f"{ref} {imports}").read().split()
     loaded, from_files = int(out[0]), int(out[1])
@@ -72,32 +85,85 @@ def main():
     saved_stdout = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
-    times = {(w, c): [] for w, _ in workloads for c, _, _ in configs}
+    times = {(w, c): [] for w, _ in workloads for c, _, _, _ in configs}
     for _ in range(rounds):
         for w, script in workloads:
-            for c, argv, policy in configs:
+            for c, argv, policy, _ in configs:
                 times[(w, c)].append(run(argv + [script], policy))
     os.dup2(saved_stdout, 1)
     print(f"{len(MODULES)} import statements load {loaded} modules, "
           f"{from_files} of them from .py files (one checked .pyc read each).")
     print()
-    print("| workload | configuration | median ms | mean ms | min ms | vs baseline "
-          "| median CPU ms | CPU vs baseline |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    def med(w, c, i):
+        return statistics.median(t[i] for t in times[(w, c)])
+
+    def rel(w, c, base, i):
+        return "" if base is None else f"{(med(w, c, i) / med(w, base, i) - 1) * 100:+.1f}%"
+
+    print("| workload | configuration | median ms | min ms | median CPU ms "
+          "| CPU vs python3.11 | CPU vs control |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for w, _ in workloads:
-        base = base_cpu = None
-        for i, (c, _, _) in enumerate(configs):
+        for c, _, _, base in configs:
             wall = [t[0] for t in times[(w, c)]]
-            cpu = [t[1] for t in times[(w, c)]]
-            med, med_cpu = statistics.median(wall), statistics.median(cpu)
-            if i in (0, 2):
-                base, base_cpu = med, med_cpu
-                rel = rel_cpu = "baseline"
-            else:
-                rel = f"{(med / base - 1) * 100:+.1f}%"
-                rel_cpu = f"{(med_cpu / base_cpu - 1) * 100:+.1f}%"
-            print(f"| {w} | {c} | {med:.2f} | {statistics.mean(wall):.2f} | "
-                  f"{min(wall):.2f} | {rel} | {med_cpu:.2f} | {rel_cpu} |")
+            print(f"| {w} | {c} | {statistics.median(wall):.2f} | {min(wall):.2f} "
+                  f"| {med(w, c, 1):.2f} | {rel(w, c, base, 1) or 'baseline'} "
+                  f"| {rel(w, c, against_control.get(c), 1)} |")
+    print()
+    print("Wall-clock medians against the same baselines:")
+    print()
+    print("| workload | configuration | wall vs python3.11 | wall vs control |")
+    print("|---|---|---:|---:|")
+    for w, _ in workloads:
+        for c, _, _, base in configs:
+            if base is not None:
+                print(f"| {w} | {c} | {rel(w, c, base, 0)} | {rel(w, c, against_control.get(c), 0)} |")
+
+
+PER_CALL = """
+import io, sys, time
+path = sys.argv[1]
+n = 20000
+for _ in range(2000):
+    with io.open_code(path) as f:
+        f.read()
+best = None
+for _ in range(5):
+    t0 = time.perf_counter()
+    for _ in range(n):
+        with io.open_code(path) as f:
+            f.read()
+    t = (time.perf_counter() - t0) / n * 1e6
+    best = t if best is None else min(best, t)
+print(f"{best:.2f}")
+"""
+
+
+def per_call(build):
+    """The cost of one io.open_code() of a standard-library .pyc, in-process."""
+    tp = os.path.join(build, "interpreters/python/trusted-python")
+    tf = os.path.join(build, "tools/trusted-for")
+    pyc = "/usr/lib/python3.11/__pycache__/os.cpython-311.pyc"
+    rows = [
+        ("python3.11 (io.open, no check)", ["/usr/bin/python3.11"], "policy = 1\n"),
+        ("trusted-python, policy 0", [tp], "policy = 0\nlog = none\n"),
+        ("trusted-python, policy 1, enforcement off", [tp], "policy = 1\nlog = none\n"),
+        ("trusted-python, policy 1, enforcement on",
+         [tf, "run", "--restrict-file", "--", tp], "policy = 1\nlog = none\n"),
+        ("trusted-python, policy 3, enforcement off", [tp], "policy = 3\nlog = none\n"),
+    ]
+    print()
+    print(f"One io.open_code() and read() of {pyc} in a loop (best of 5 x 20000):")
+    print()
+    print("| configuration | us per call |")
+    print("|---|---:|")
+    for name, argv, policy in rows:
+        with open("/etc/trustedfor.conf", "w") as f:
+            f.write(policy)
+        us = subprocess.run(argv + ["-c", PER_CALL, pyc], check=True,
+                            capture_output=True, text=True).stdout.strip()
+        print(f"| {name} | {us} |")
 
 
 main()
+per_call(sys.argv[1])

@@ -23,8 +23,8 @@
 #include "trustedfor.h"
 #endif
 
-#define ROUNDS 21
-#define CALLS 4000
+#define ROUNDS	21
+#define CALLS	4000
 #define MAX_OPS 8
 
 static int fd_allowed, fd_denied;
@@ -107,14 +107,15 @@ void run_bench(void)
 		const char *name;
 		void (*op)(void);
 	} ops[] = {
-		{ "trusted_for() on an allowed file", op_trusted_for },
-		{ "trusted_for() on a denied file (noexec)", op_trusted_for_denied },
-		{ "getppid() (an empty system call)", op_getppid },
-		{ "fstatvfs() + faccessat2(X_OK)", op_statvfs_access },
-		{ "faccessat2(EXECVE_OK)", op_execve_ok },
-		{ "open() + close()", op_open_close },
+		{"trusted_for() on an allowed file", op_trusted_for},
+		{"trusted_for() on a denied file (noexec)",
+		 op_trusted_for_denied},
+		{"getppid() (an empty system call)", op_getppid},
+		{"fstatvfs() + faccessat2(X_OK)", op_statvfs_access},
+		{"faccessat2(EXECVE_OK)", op_execve_ok},
+		{"open() + close()", op_open_close},
 #ifndef TFK_NO_LIBRARY
-		{ "libtrustedfor trusted_for()", op_library },
+		{"libtrustedfor trusted_for()", op_library},
 #endif
 	};
 	enum { N = sizeof(ops) / sizeof(ops[0]) };
@@ -125,7 +126,7 @@ void run_bench(void)
 	set_policy(3);
 	fd_allowed = open(EXEC_DIR "/x", O_RDONLY | O_CLOEXEC);
 	fd_denied = open(NOEXEC_DIR "/x", O_RDONLY | O_CLOEXEC);
-	for (i = 0; i < N; i++)		/* warm up */
+	for (i = 0; i < N; i++) /* warm up */
 		ns_per_batch(ops[i].op);
 	for (r = 0; r < ROUNDS; r++) {
 		for (k = 0; k < N; k++) {
@@ -139,7 +140,8 @@ void run_bench(void)
 	       "medians; ratio to trusted_for() on an allowed file\n",
 	       ROUNDS, CALLS);
 	for (i = 0; i < N; i++)
-		printf("tfk-bench: %-42s %6.2f x  (%.0f ns in the emulated guest)\n",
+		printf("tfk-bench: %-42s %6.2f x  (%.0f ns in the emulated "
+		       "guest)\n",
 		       ops[i].name, median(ratio[i], ROUNDS),
 		       median(ns[i], ROUNDS));
 }

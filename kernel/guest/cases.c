@@ -24,11 +24,11 @@
 #define E EACCES
 
 enum kind {
-	PATH,		/* a file system object opened by its path */
-	PATH_O_PATH,	/* one that cannot be opened for reading: O_PATH */
-	PIPE,		/* a pipe, reopened through /proc/self/fd */
-	SOCKET,		/* one end of a socketpair() */
-	MEMFD,		/* a memfd, with its mode set to .mode */
+	PATH,	     /* a file system object opened by its path */
+	PATH_O_PATH, /* one that cannot be opened for reading: O_PATH */
+	PIPE,	     /* a pipe, reopened through /proc/self/fd */
+	SOCKET,	     /* one end of a socketpair() */
+	MEMFD,	     /* a memfd, with its mode set to .mode */
 };
 
 struct object {
@@ -48,6 +48,7 @@ struct object {
  * that is not a regular file, or lives on procfs, is E under any non-zero
  * policy; a memfd is judged by its mode alone (its mount is not noexec).
  */
+/* clang-format off */
 static const struct object objects[] = {
 	{ "exec-mount/x-file",   PATH, EXEC_DIR "/x",    0, { 0, 0, 0, 0 }, 0 },
 	{ "exec-mount/nx-file",  PATH, EXEC_DIR "/nx",   0, { 0, 0, E, E }, 0 },
@@ -64,6 +65,7 @@ static const struct object objects[] = {
 	{ "memfd-0755",          MEMFD, NULL,        0755, { 0, 0, 0, 0 }, 0 },
 	{ "memfd-0644",          MEMFD, NULL,        0644, { 0, 0, E, E }, 0 },
 };
+/* clang-format on */
 
 #define N_OBJECTS (sizeof(objects) / sizeof(objects[0]))
 
@@ -137,15 +139,17 @@ static void matrix_child(void *arg)
 	expect(want, sys, "policy %d %s %s: trusted_for()", c->policy, user,
 	       o->name);
 
-	/* Yama's open_mayexec_enforce is set to the same value as the policy. */
+	/* Yama's open_mayexec_enforce is set to the same value as the policy.
+	 */
 	may = open_mayexec(path, O_RDONLY | O_NONBLOCK);
-	expect(want_open, may, "policy %d %s %s: openat2(O_MAYEXEC)",
-	       c->policy, user, o->name);
+	expect(want_open, may, "policy %d %s %s: openat2(O_MAYEXEC)", c->policy,
+	       user, o->name);
 
 	/* EXECVE_OK makes every check, whatever the policy. */
 	acc_fd = access_execve_ok(fd, "", AT_EMPTY_PATH);
 	expect(o->expect[3], acc_fd,
-	       "policy %d %s %s: faccessat2(fd, \"\", EXECVE_OK, AT_EMPTY_PATH)",
+	       "policy %d %s %s: faccessat2(fd, \"\", EXECVE_OK, "
+	       "AT_EMPTY_PATH)",
 	       c->policy, user, o->name);
 	acc_path = access_execve_ok(AT_FDCWD, path, 0);
 	expect(o->expect[3], acc_path,
@@ -155,13 +159,14 @@ static void matrix_child(void *arg)
 	if (c->policy == 3)
 		report(sys == may && sys == acc_fd && sys == acc_path,
 		       "policy 3 %s %s: the three interfaces agree "
-		       "(trusted_for %s, O_MAYEXEC %s, EXECVE_OK %s)", user,
-		       o->name, errname(sys), errname(may), errname(acc_fd));
+		       "(trusted_for %s, O_MAYEXEC %s, EXECVE_OK %s)",
+		       user, o->name, errname(sys), errname(may),
+		       errname(acc_fd));
 }
 
 void run_matrix(void)
 {
-	static const uid_t users[] = { 0, NOBODY };
+	static const uid_t users[] = {0, NOBODY};
 	struct matrix_case c;
 	unsigned int u, i;
 
@@ -189,13 +194,13 @@ static void bad_arguments(void *arg)
 		unsigned int flags;
 		int want;
 	} rows[] = {
-		{ "usage 0", 0, 0, EINVAL },
-		{ "usage 2", 2, 0, EINVAL },
-		{ "usage -1", -1, 0, EINVAL },
-		{ "flags 1", TRUSTED_FOR_EXECUTION, 1, EINVAL },
-		{ "flags 0x80000000", TRUSTED_FOR_EXECUTION, 0x80000000, EINVAL },
-		{ "usage TRUSTED_FOR_EXECUTION, flags 0", TRUSTED_FOR_EXECUTION,
-		  0, 0 },
+		{"usage 0", 0, 0, EINVAL},
+		{"usage 2", 2, 0, EINVAL},
+		{"usage -1", -1, 0, EINVAL},
+		{"flags 1", TRUSTED_FOR_EXECUTION, 1, EINVAL},
+		{"flags 0x80000000", TRUSTED_FOR_EXECUTION, 0x80000000, EINVAL},
+		{"usage TRUSTED_FOR_EXECUTION, flags 0", TRUSTED_FOR_EXECUTION,
+		 0, 0},
 	};
 	unsigned int i;
 
@@ -212,7 +217,8 @@ static void bad_arguments(void *arg)
 	expect(EBADF, kernel_trusted_for(closed, TRUSTED_FOR_EXECUTION, 0),
 	       "policy %d trusted_for(closed fd)", policy);
 	expect(EINVAL, kernel_trusted_for(-1, 0, 0),
-	       "policy %d trusted_for(-1, usage 0): arguments before the descriptor",
+	       "policy %d trusted_for(-1, usage 0): arguments before the "
+	       "descriptor",
 	       policy);
 	expect(EINVAL, access_mode(fd, "", EXECVE_OK << 1, AT_EMPTY_PATH),
 	       "policy %d faccessat2(mode 16): unknown mode bits still refused",
@@ -229,12 +235,12 @@ static void opath(void *unused)
 		const char *path;
 		int want;
 	} rows[] = {
-		{ EXEC_DIR "/x", 0 },
-		{ EXEC_DIR "/nx", E },
-		{ NOEXEC_DIR "/x", E },
-		{ EXEC_DIR "/dir", E },
+		{EXEC_DIR "/x", 0},
+		{EXEC_DIR "/nx", E},
+		{NOEXEC_DIR "/x", E},
+		{EXEC_DIR "/dir", E},
 	};
-	struct open_how how = { .flags = O_PATH | O_MAYEXEC };
+	struct open_how how = {.flags = O_PATH | O_MAYEXEC};
 	unsigned int i;
 	int fd;
 
@@ -256,30 +262,34 @@ static void opath(void *unused)
 /* O_MAYEXEC: openat2() only, and not a file status flag afterwards. */
 static void mayexec_flag(void *unused)
 {
-	struct open_how how = { .flags = O_RDONLY | O_MAYEXEC };
+	struct open_how how = {.flags = O_RDONLY | O_MAYEXEC};
 	int fd, fl;
 
 	(void)unused;
 	fd = open(NOEXEC_DIR "/nx", O_RDONLY | O_MAYEXEC | O_CLOEXEC);
 	expect(0, fd < 0 ? errno : 0,
-	       "policy 3 open(noexec nx-file, O_MAYEXEC): open() ignores the flag");
+	       "policy 3 open(noexec nx-file, O_MAYEXEC): open() ignores the "
+	       "flag");
 	if (fd >= 0)
 		close(fd);
 	fd = openat(AT_FDCWD, NOEXEC_DIR "/nx", O_RDONLY | O_MAYEXEC);
 	expect(0, fd < 0 ? errno : 0,
-	       "policy 3 openat(noexec nx-file, O_MAYEXEC): openat() ignores the flag");
+	       "policy 3 openat(noexec nx-file, O_MAYEXEC): openat() ignores "
+	       "the flag");
 	if (fd >= 0)
 		close(fd);
 	fd = syscall(SYS_openat2, AT_FDCWD, EXEC_DIR "/x", &how, sizeof(how));
 	fl = fd < 0 ? 0 : fcntl(fd, F_GETFL);
 	report(fd >= 0 && fl >= 0 && !(fl & O_MAYEXEC),
 	       "openat2(x-file, O_MAYEXEC) succeeds and F_GETFL does not "
-	       "report O_MAYEXEC (flags 0%o)", fl);
+	       "report O_MAYEXEC (flags 0%o)",
+	       fl);
 	if (fd >= 0)
 		close(fd);
 }
 
-/* A file open for writing is ETXTBSY, like execve(), under a non-zero policy. */
+/* A file open for writing is ETXTBSY, like execve(), under a non-zero policy.
+ */
 static void writers(void *arg)
 {
 	int policy = *(int *)arg;
@@ -291,7 +301,8 @@ static void writers(void *arg)
 	expect(want, kernel_trusted_for(rw, TRUSTED_FOR_EXECUTION, 0),
 	       "policy %d trusted_for(O_RDWR fd)", policy);
 	expect(want, kernel_trusted_for(ro, TRUSTED_FOR_EXECUTION, 0),
-	       "policy %d trusted_for(O_RDONLY fd, another writer open)", policy);
+	       "policy %d trusted_for(O_RDONLY fd, another writer open)",
+	       policy);
 	expect(want, open_mayexec(EXEC_DIR "/w", O_RDONLY),
 	       "policy %d openat2(O_MAYEXEC), another writer open", policy);
 	expect(ETXTBSY, access_execve_ok(ro, "", AT_EMPTY_PATH),
@@ -332,8 +343,8 @@ static void offset(void *unused)
 static void credentials(void *arg)
 {
 	int real_nobody = *(int *)arg;
-	const char *who = real_nobody ? "ruid nobody euid root" :
-					"ruid root euid nobody";
+	const char *who =
+		real_nobody ? "ruid nobody euid root" : "ruid root euid nobody";
 	int want = real_nobody ? 0 : E;
 	int fd = open(EXEC_DIR "/owner-x", O_RDONLY | O_CLOEXEC);
 
@@ -375,8 +386,8 @@ static void without_cap(void *arg)
 	int cap = *(int *)arg;
 	const char *mine = cap == CAP_SYS_ADMIN ? FS_POLICY : YAMA_POLICY;
 	const char *theirs = cap == CAP_SYS_ADMIN ? YAMA_POLICY : FS_POLICY;
-	const char *name = cap == CAP_SYS_ADMIN ? "CAP_SYS_ADMIN" :
-						  "CAP_MAC_ADMIN";
+	const char *name =
+		cap == CAP_SYS_ADMIN ? "CAP_SYS_ADMIN" : "CAP_MAC_ADMIN";
 	int value = -1, err;
 
 	if (drop_caps(&cap, 1)) {
@@ -386,8 +397,10 @@ static void without_cap(void *arg)
 	expect(EPERM, write_file(mine, "0\n"), "root without %s writes %s",
 	       name, mine);
 	err = read_int(mine, &value);
-	report(!err && value == 2, "%s unchanged after the refused write "
-	       "(reads %d, %s)", mine, value, errname(err));
+	report(!err && value == 2,
+	       "%s unchanged after the refused write "
+	       "(reads %d, %s)",
+	       mine, value, errname(err));
 	expect(0, write_file(theirs, "2\n"),
 	       "root without %s may still write %s", name, theirs);
 }
@@ -407,8 +420,7 @@ static void unprivileged_sysctl(void *unused)
 	       "nobody reads " FS_POLICY " (mode 0600)");
 	expect(EACCES, write_file(YAMA_POLICY, "0\n"),
 	       "nobody writes " YAMA_POLICY " (mode 0644)");
-	expect(0, read_int(YAMA_POLICY, &value),
-	       "nobody reads " YAMA_POLICY);
+	expect(0, read_int(YAMA_POLICY, &value), "nobody reads " YAMA_POLICY);
 }
 
 static void mode_is(const char *path, mode_t want)
@@ -419,14 +431,14 @@ static void mode_is(const char *path, mode_t want)
 		report(0, "stat %s: %s", path, strerror(errno));
 		return;
 	}
-	report((st.st_mode & 07777) == want, "%s has mode 0%o (want 0%o)",
-	       path, st.st_mode & 07777, want);
+	report((st.st_mode & 07777) == want, "%s has mode 0%o (want 0%o)", path,
+	       st.st_mode & 07777, want);
 }
 
 void run_sysctl(void)
 {
-	static const char *const bad[] = { "4", "-1", "8", "x" };
-	static const int caps[] = { CAP_SYS_ADMIN, CAP_MAC_ADMIN };
+	static const char *const bad[] = {"4", "-1", "8", "x"};
+	static const int caps[] = {CAP_SYS_ADMIN, CAP_MAC_ADMIN};
 	unsigned int i, j;
 	int value, err;
 
@@ -441,8 +453,10 @@ void run_sysctl(void)
 			       "root writes %s to %s", bad[j], path);
 		value = -1;
 		err = read_int(path, &value);
-		report(!err && value == 2, "%s unchanged after out-of-range "
-		       "writes (reads %d, %s)", path, value, errname(err));
+		report(!err && value == 2,
+		       "%s unchanged after out-of-range "
+		       "writes (reads %d, %s)",
+		       path, value, errname(err));
 		for (j = 0; j <= 3; j++) {
 			char buf[4];
 

@@ -12,22 +12,21 @@
  * include/uapi/asm-generic/fcntl.h and include/uapi/linux/fcntl.h.
  */
 #ifndef O_MAYEXEC
-#define O_MAYEXEC	040000000
+#define O_MAYEXEC 040000000
 #endif
 #ifndef EXECVE_OK
-#define EXECVE_OK	8
+#define EXECVE_OK 8
 #endif
 
-#define FS_POLICY	"/proc/sys/fs/trusted_for_policy"
-#define YAMA_POLICY	"/proc/sys/kernel/yama/open_mayexec_enforce"
-#define EXEC_DIR	"/mnt/exec"
-#define NOEXEC_DIR	"/mnt/noexec"
-#define NOBODY		65534
+#define FS_POLICY   "/proc/sys/fs/trusted_for_policy"
+#define YAMA_POLICY "/proc/sys/kernel/yama/open_mayexec_enforce"
+#define EXEC_DIR    "/mnt/exec"
+#define NOEXEC_DIR  "/mnt/noexec"
+#define NOBODY	    65534
 
 /* init.c */
 const char *errname(int err);
-void report(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void report(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void expect(int want, int got, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int kernel_trusted_for(int fd, int usage, unsigned int flags);

@@ -40,7 +40,7 @@
 
 #include <linux/capability.h>
 #include <linux/openat2.h>
-#include <linux/trusted-for.h>	/* the series' uapi header, from headers_install */
+#include <linux/trusted-for.h> /* the series' uapi header, from headers_install */
 
 #include "guest.h"
 
@@ -119,7 +119,7 @@ int kernel_trusted_for(int fd, int usage, unsigned int flags)
 
 int open_mayexec(const char *path, int flags)
 {
-	struct open_how how = { .flags = flags | O_MAYEXEC };
+	struct open_how how = {.flags = flags | O_MAYEXEC};
 	int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 
 	if (fd < 0)
@@ -222,8 +222,8 @@ void in_child(const char *what, void (*fn)(void *), void *arg)
 		fn(arg);
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) < 0 ||
-	    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
 		report(0, "%s: child ended with status 0x%x", what, status);
 }
 
@@ -251,7 +251,7 @@ static void make_file(const char *path, mode_t mode)
  */
 static void setup(void)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	int sock;
 
 	mkdir("/proc", 0555);
@@ -314,7 +314,8 @@ int main(int argc, char **argv)
 		run_bench();
 		finish(0);
 	}
-	printf("tfk: trusted_for series test, kernel with fs.trusted_for_policy\n");
+	printf("tfk: trusted_for series test, kernel with "
+	       "fs.trusted_for_policy\n");
 	run_matrix();
 	run_special();
 	run_sysctl();

@@ -48,8 +48,8 @@ void run_library(void)
 #include "trustedfor.h"
 
 static const char *const files[] = {
-	EXEC_DIR "/x", EXEC_DIR "/nx", NOEXEC_DIR "/x", NOEXEC_DIR "/nx",
-	EXEC_DIR "/dir", EXEC_DIR "/fifo", "/dev/null", "/proc/self/status",
+	EXEC_DIR "/x",	 EXEC_DIR "/nx",   NOEXEC_DIR "/x", NOEXEC_DIR "/nx",
+	EXEC_DIR "/dir", EXEC_DIR "/fifo", "/dev/null",	    "/proc/self/status",
 };
 #define N_FILES (sizeof(files) / sizeof(files[0]))
 
@@ -113,8 +113,10 @@ static void same_verdicts(void *arg)
 		int kern = kernel_trusted_for(fd, TRUSTED_FOR_EXECUTION, 0);
 		int lib = lib_trusted_for(fd);
 
-		expect(kern, lib, "policy %d %s libtrustedfor trusted_for(%s) "
-		       "gives the kernel's verdict", c->policy, user, files[i]);
+		expect(kern, lib,
+		       "policy %d %s libtrustedfor trusted_for(%s) "
+		       "gives the kernel's verdict",
+		       c->policy, user, files[i]);
 		if (i == 0) {
 			trusted_for_explain(fd, files[i], &v);
 			report(v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
@@ -180,9 +182,10 @@ static void stock_kernel(void *arg)
 		close(fd);
 	}
 	/* Only reached if 463 was never issued. */
-	report(hide, "libtrustedfor with %s %s never issues system call 463 "
-	       "(patched_kernel=%d, backend %s, verdicts %s)", FS_POLICY,
-	       hide ? "hidden" : "visible", p.patched_kernel,
+	report(hide,
+	       "libtrustedfor with %s %s never issues system call 463 "
+	       "(patched_kernel=%d, backend %s, verdicts %s)",
+	       FS_POLICY, hide ? "hidden" : "visible", p.patched_kernel,
 	       trusted_for_backend_string(p.backend), got);
 	_exit(hide ? 0 : 3);
 }
@@ -214,7 +217,8 @@ void run_library(void)
 	waitpid(pid, &status, 0);
 	report(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
 	       "control: with %s visible the same filter kills the library's "
-	       "process (status 0x%x)", FS_POLICY, status);
+	       "process (status 0x%x)",
+	       FS_POLICY, status);
 }
 
 #endif /* TFK_NO_LIBRARY */

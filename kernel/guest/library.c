@@ -118,11 +118,22 @@ static void same_verdicts(void *arg)
 		       "gives the kernel's verdict",
 		       c->policy, user, files[i]);
 		if (i == 0) {
+			int ok;
+
 			trusted_for_explain(fd, files[i], &v);
-			report(v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
-			       "policy %d %s libtrustedfor answers with the %s",
+			ok = v.backend == TRUSTED_FOR_BACKEND_SYSCALL;
+			/*
+			 * FS_POLICY is 0600: a library that opens it to detect
+			 * the patched kernel misses it for every other user.
+			 */
+			report(ok,
+			       "policy %d %s libtrustedfor answers with the "
+			       "trusted_for() system call (it used: %s)%s",
 			       c->policy, user,
-			       trusted_for_backend_string(v.backend));
+			       trusted_for_backend_string(v.backend),
+			       ok || !c->uid ? ""
+					     : "; " FS_POLICY " is mode 0600, "
+					       "detect it without opening it");
 		}
 		close(fd);
 	}

@@ -4,7 +4,7 @@
 #   make demo     show the checks and enforcement on real mounts
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
 #                 the kernel series booted in QEMU; ends "N passed, N failed"
-#   make bench    the benchmarks
+#   make bench    the benchmarks: library, Lua, Python, and in the guest
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -42,8 +42,13 @@ check: build asan
 kernel-check:
 	kernel/check.sh
 
+# Each benchmark measures the library or a launcher against its raw
+# counterpart side by side in one run; results go in bench/*.md by hand.
 bench: build
 	bench/run.sh $(BUILD)
+	bench/lua/require.sh $(BUILD)
+	bench/python/imports.sh $(BUILD)
+	kernel/check.sh --bench
 
 install: build
 	meson install -C $(BUILD)

@@ -144,15 +144,19 @@ static int open_checked(PyObject *path, int *open_errno)
 }
 
 /* An opener for io.open(): the descriptor, opened once and checked. */
-static PyObject *checked_opener(PyObject *self, PyObject *args)
+static PyObject *checked_opener(PyObject *self, PyObject *const *args,
+				Py_ssize_t nargs)
 {
-	PyObject *path, *res;
-	int flags, fd, open_errno;
+	PyObject *res;
+	int fd, open_errno;
 
 	(void)self;
-	if (!PyArg_ParseTuple(args, "Oi:opener", &path, &flags))
+	/* (path, flags); the flags are io.open()'s O_RDONLY|O_CLOEXEC. */
+	if (nargs != 2) {
+		PyErr_SetString(PyExc_TypeError, "opener takes (path, flags)");
 		return NULL;
-	fd = open_checked(path, &open_errno);
+	}
+	fd = open_checked(args[0], &open_errno);
 	if (fd < 0)
 		return NULL;
 	res = PyLong_FromLong(fd);
@@ -162,7 +166,7 @@ static PyObject *checked_opener(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef checked_opener_def = {
-	"checked_opener", checked_opener, METH_VARARGS,
+	"checked_opener", (PyCFunction)(void (*)(void))checked_opener, METH_FASTCALL,
 	"Open a file read-only and check it with trusted_for_allow_file().",
 };
 
@@ -174,29 +178,34 @@ static PyMethodDef checked_opener_def = {
  */
 static PyObject *open_code_hook(PyObject *path, void *data)
 {
-	static PyObject *io_open, *opener;
-	PyObject *args, *kwargs, *file = NULL;
+	/* Made once; _io.open is a static builtin shared by all interpreters. */
+	static PyObject *io_open, *mode, *kwargs;
+	PyObject *args, *file;
 
 	(void)data;
 	if (!io_open) {
 		PyObject *io = PyImport_ImportModule("_io");
+		PyObject *opener = PyCFunction_New(&checked_opener_def, NULL);
 
-		if (!io)
-			return NULL;
-		opener = PyCFunction_New(&checked_opener_def, NULL);
-		io_open = opener ? PyObject_GetAttrString(io, "open") : NULL;
-		Py_DECREF(io);
-		if (!io_open) {
-			Py_CLEAR(opener);
+		if (io && opener) {
+			mode = PyUnicode_FromString("rb");
+			kwargs = Py_BuildValue("{s:O}", "opener", opener);
+			io_open = PyObject_GetAttrString(io, "open");
+		}
+		Py_XDECREF(io);
+		Py_XDECREF(opener);
+		if (!io_open || !mode || !kwargs) {
+			Py_CLEAR(io_open);
+			Py_CLEAR(mode);
+			Py_CLEAR(kwargs);
 			return NULL;
 		}
 	}
-	args = Py_BuildValue("(Os)", path, "rb");
-	kwargs = Py_BuildValue("{s:O}", "opener", opener);
-	if (args && kwargs)
-		file = PyObject_Call(io_open, args, kwargs);
-	Py_XDECREF(args);
-	Py_XDECREF(kwargs);
+	args = PyTuple_Pack(2, path, mode);
+	if (!args)
+		return NULL;
+	file = PyObject_Call(io_open, args, kwargs);
+	Py_DECREF(args);
 	return file;
 }
 
@@ -296,14 +305,19 @@ static int audit_hook(const char *event, PyObject *args, void *data)
 {
 	(void)data;
 	if (event[0] == 'i' && strcmp(event, "import") == 0) {
+		static PyObject *key;
 		PyObject *idict = PyInterpreterState_GetDict(PyInterpreterState_Get());
 		PyObject *state;
 
+		if (!key && !(key = PyUnicode_InternFromString(GUARD_KEY)))
+			return -1;
 		if (!idict) {
 			PyErr_SetString(PyExc_RuntimeError, "trustedfor: no interpreter dict");
 			return -1;
 		}
-		state = PyDict_GetItemString(idict, GUARD_KEY);
+		state = PyDict_GetItemWithError(idict, key);
+		if (!state && PyErr_Occurred())
+			return -1;
 		if (state == Py_True)
 			return 0;
 		return install_sourceless_guard(idict) < 0 ? -1 : 0;

@@ -161,8 +161,12 @@ static int cmd_status(int argc, char **argv)
 		printf("AT_EXECVE_CHECK: %s\n", p.execve_check ? "yes" : "no");
 	printf("trusted_for() system call: %s\n",
 	       p.patched_kernel ? "yes (patched kernel)" : "no");
-	printf("check policy: %u (%s), from %s\n", p.policy,
-	       policy_name(p.policy), source_name(p.policy_source));
+	if (p.policy_source == TRUSTED_FOR_SOURCE_KERNEL &&
+	    access("/proc/sys/fs/trusted_for_policy", R_OK) != 0)
+		printf("check policy: set by fs.trusted_for_policy, which only root can read\n");
+	else
+		printf("check policy: %u (%s), from %s\n", p.policy,
+		       policy_name(p.policy), source_name(p.policy_source));
 	printf("check backend: %s\n", trusted_for_backend_string(p.backend));
 	if (p.file_state == TRUSTED_FOR_SOURCE_DEFAULT)
 		printf("policy file: %s: absent, defaults apply\n", p.file_path);

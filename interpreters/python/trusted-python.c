@@ -79,18 +79,22 @@ static int make_not_trusted_error(void)
 /* Raise NotTrustedError(message, path=path). */
 static void raise_not_trusted(const char *message, PyObject *path)
 {
-	PyObject *args = NULL, *kwargs = NULL, *exc = NULL;
+	PyObject *msg, *args = NULL, *kwargs = NULL, *exc = NULL;
 
 	snprintf(last_refusal, sizeof(last_refusal), "%s", message);
 	if (make_not_trusted_error() < 0)
 		return;
-	args = Py_BuildValue("(s)", message);
+	/* The message holds the path's bytes, which need not be UTF-8. */
+	msg = PyUnicode_DecodeFSDefault(message);
+	if (msg)
+		args = PyTuple_Pack(1, msg);
 	kwargs = Py_BuildValue("{s:O}", "path", path);
 	if (args && kwargs)
 		exc = PyObject_Call(not_trusted_error, args, kwargs);
 	if (exc)
 		PyErr_SetObject(not_trusted_error, exc);
 	Py_XDECREF(exc);
+	Py_XDECREF(msg);
 	Py_XDECREF(args);
 	Py_XDECREF(kwargs);
 }

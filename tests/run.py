@@ -100,8 +100,6 @@ def meson_tests(totals, build):
 
 def main(argv):
     totals = Totals()
-    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
-    os.environ.setdefault("LSAN_OPTIONS", f"suppressions={supp}:print_suppressions=0")
     i = 0
     while i < len(argv):
         if argv[i] == "--build":

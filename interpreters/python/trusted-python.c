@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,6 +64,51 @@ static void refuse_and_exit(const char *message)
 	fprintf(stderr, "%s: %s\n", prog, message);
 	fflush(stderr);
 	exit(REFUSED_STATUS);
+}
+
+/*
+ * When a refused file stops the interpreter's start, CPython also dumps its
+ * whole path configuration to stderr; the refusal's one line is all there
+ * is to say.  What the start writes to stderr is held in a memfd and
+ * replayed afterwards, unless a refusal ended it.  Returns the saved stderr,
+ * or -1 when nothing is held.
+ */
+static int hold_stderr(void)
+{
+	int held = memfd_create("trusted-python-stderr", MFD_CLOEXEC);
+	int saved = held < 0 ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+
+	fflush(stderr);
+	if (saved < 0 || dup2(held, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (held >= 0)
+			close(held);
+		return -1;
+	}
+	close(held);
+	return saved;
+}
+
+static void release_stderr(int saved, int replay)
+{
+	char buf[4096];
+	ssize_t n;
+	int held;
+
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	held = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	if (held < 0)
+		return;
+	if (replay && lseek(held, 0, SEEK_SET) == 0)
+		while ((n = read(held, buf, sizeof(buf))) > 0)
+			if (write(STDERR_FILENO, buf, (size_t)n) != n)
+				break;
+	close(held);
 }
 
 static int make_not_trusted_error(void)
@@ -1007,6 +1053,7 @@ int main(int argc, char **argv)
 	PyPreConfig preconfig;
 	PyConfig config;
 	PyStatus status;
+	int held, refused_at_start;
 	const char *slash;
 	int exitcode;
 
@@ -1044,11 +1091,16 @@ int main(int argc, char **argv)
 
 	check_entry_points(&config);
 
+	held = hold_stderr();
 	status = Py_InitializeFromConfig(&config);
 	PyConfig_Clear(&config);
+	refused_at_start = PyStatus_Exception(status) && last_refusal[0] &&
+			   !PyStatus_IsExit(status);
+	release_stderr(held, !refused_at_start);
 	if (PyStatus_Exception(status)) {
-		/* A .pth file or a startup module was refused. */
-		if (last_refusal[0] && !PyStatus_IsExit(status))
+		/* A .pth file, a startup module or the standard library itself
+		 * (policy 3 on Debian) was refused. */
+		if (refused_at_start)
 			refuse_and_exit(last_refusal);
 		exit_status(status);
 	}

@@ -38,11 +38,10 @@ static char *const exec_envp[] = { NULL };
 
 static int raw_execveat(int fd)
 {
-	char self[32];
-	char *argv[] = { self, NULL };
+	/* The same real argv the library passes: the kernel warns about NULL. */
+	static char name[] = "trusted_for";
+	char *argv[] = { name, NULL };
 
-	/* The same real argv the library builds: the kernel warns about NULL. */
-	snprintf(self, sizeof(self), "/dev/fd/%d", fd);
 	return (int)syscall(SYS_execveat, fd, "", argv, exec_envp,
 			    AT_EMPTY_PATH | AT_EXECVE_CHECK);
 }
@@ -163,13 +162,11 @@ static int op_effective_policy(void)
 static int op_bookkeeping(void)
 {
 	struct trusted_for_verdict v;
-	char self[32];
 
 	memset(&v, 0, sizeof(v));
-	snprintf(self, sizeof(self), "/dev/fd/%d", cur_fd);
 	snprintf(v.message, sizeof(v.message), "%s: trusted for execution",
 		 "(descriptor)");
-	sink = v.message[0] + self[0];
+	sink = v.message[0];
 	__asm__ volatile("" : : "r"(&v) : "memory");
 	return 0;
 }
@@ -467,7 +464,7 @@ int main(int argc, char **argv)
 	       "---------");
 	printf("| %-56s | %7.0f |\n", "tf_effective_policy() (policy read, per call)",
 	       measure_one(op_effective_policy, fd_allowed));
-	printf("| %-56s | %7.0f |\n", "memset(verdict) + 2 snprintf (a verdict's bookkeeping)",
+	printf("| %-56s | %7.0f |\n", "memset(verdict) + snprintf (a verdict's bookkeeping)",
 	       measure_one(op_bookkeeping, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "fcntl(F_GETFL)",
 	       measure_one(op_fcntl_getfl, fd_allowed));

@@ -56,6 +56,28 @@ expect() {
 	fi
 }
 
+# with_stdin FILE COMMAND...: COMMAND reading FILE on its standard input.
+with_stdin() {
+	local file=$1
+	shift
+	"$@" <"$file"
+}
+
+# with_pipe TEXT COMMAND...: COMMAND reading TEXT from a pipe.
+with_pipe() {
+	local text=$1
+	shift
+	printf '%s\n' "$text" | "$@"
+}
+
+# SPEC section 3's four enforcement modes, as prefixes of a command: the
+# securebits set by trusted-for run (from $TF_BUILD).
+mode_none() { "$@"; }
+mode_file() { "$TF_BUILD/tools/trusted-for" run --restrict-file -- "$@"; }
+mode_interactive() { "$TF_BUILD/tools/trusted-for" run --deny-interactive -- "$@"; }
+mode_both() { "$TF_BUILD/tools/trusted-for" run --restrict-file --deny-interactive -- "$@"; }
+modes=(none file interactive both)
+
 # Re-executes the calling script inside a private mount namespace (as root),
 # or a user and mount namespace (as a normal user, where the system allows
 # it).  Nothing mounted there reaches the host.  Sets TF_TMP to a fresh

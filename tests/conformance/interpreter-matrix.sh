@@ -38,27 +38,8 @@ unset TRUSTEDFOR_ENFORCE
 # No host policy file: policy 3, nothing enforced unless the securebits say so.
 set_policy_file - || { not_ok "hide the host's policy file"; done_testing; }
 
-run_tool="$TF_BUILD/tools/trusted-for"
 uid=$(id -u)
-
-# The modes: how each cell's command is started.
-mode_none() { "$@"; }
-mode_file() { "$run_tool" run --restrict-file -- "$@"; }
-mode_interactive() { "$run_tool" run --deny-interactive -- "$@"; }
-mode_both() { "$run_tool" run --restrict-file --deny-interactive -- "$@"; }
-modes=(none file interactive both)
-
-with_stdin() {
-	local file=$1
-	shift
-	"$@" <"$file"
-}
-
-with_pipe() {
-	local text=$1
-	shift
-	printf '%s\n' "$text" | "$@"
-}
+# The modes (mode_none ... mode_both), with_stdin and with_pipe: tests/lib.sh.
 
 # The expected outcome of each scenario under none, file, interactive, both:
 # 0 runs and prints the marker; K the kernel refuses the exec (env reports

@@ -18,11 +18,6 @@ printf '+\n' >"$noex/one"
 chmod 0755 "$ex/count" "$ex/bad" "$noex/one"
 printf '+\n' >"$ex/one-0644"
 
-with_stdin() {
-	local file=$1
-	shift
-	"$@" <"$file"
-}
 
 # The language.
 expect "a script counts and reads" 0 $'1\n2\n42' "" -- \

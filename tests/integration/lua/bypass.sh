@@ -34,11 +34,6 @@ mount --bind "$ex" "$TF_TMP/bind" && mount -o remount,bind,noexec "$TF_TMP/bind"
 cp "$noex/evil.lua" "$ex/good.lua"
 
 enforced() { "$run" run --restrict-file --deny-interactive -- "$@"; }
-with_stdin() {
-	local file=$1
-	shift
-	"$@" <"$file"
-}
 
 for policy in 1 3; do
 	set_policy_file "policy = $policy"

@@ -17,11 +17,6 @@ not="not trusted for execution"
 file() { "$run" run --restrict-file -- "$@"; }
 interactive() { "$run" run --deny-interactive -- "$@"; }
 both() { "$run" run --restrict-file --deny-interactive -- "$@"; }
-with_stdin() {
-	local f=$1
-	shift
-	"$@" <"$f"
-}
 with_text() {
 	local text=$1
 	shift

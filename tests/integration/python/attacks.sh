@@ -28,16 +28,6 @@ mkdir -p "$HOME"
 t() { expect "$1" "$2" "$3" "$4" -- "${@:5}"; }
 refused() { echo "trusted-python: $1: not trusted for execution: $2"; }
 notrusted() { echo "NotTrustedError: $1: not trusted for execution: $2"; }
-with_stdin() {
-	local f=$1
-	shift
-	"$@" <"$f"
-}
-with_pipe() {
-	local text=$1
-	shift
-	printf '%s\n' "$text" | "$@"
-}
 with_fd3() {
 	local f=$1
 	shift

@@ -16,24 +16,9 @@ export HOME=$TF_TMP/exec/home
 mkdir -p "$HOME"
 
 PY=$TF_BUILD/interpreters/python/trusted-python
-TF=$TF_BUILD/tools/trusted-for
 uid=$(id -u)
 
-mode_none() { "$@"; }
-mode_file() { "$TF" run --restrict-file -- "$@"; }
-mode_interactive() { "$TF" run --deny-interactive -- "$@"; }
-mode_both() { "$TF" run --restrict-file --deny-interactive -- "$@"; }
-modes=(none file interactive both)
-with_stdin() {
-	local f=$1
-	shift
-	"$@" <"$f"
-}
-with_pipe() {
-	local text=$1
-	shift
-	printf '%s\n' "$text" | "$@"
-}
+# The modes (mode_none ... mode_both), with_stdin and with_pipe: tests/lib.sh.
 
 # 0 runs; K the kernel refuses the exec; R the launcher refuses the script;
 # S refuses stdin (a file that fails the check); P refuses stdin (a pipe);

@@ -64,6 +64,7 @@ int tf_enforce_parse(const char *list, unsigned int *enforce)
  * denied check itself.
  */
 static atomic_uint effective;
+#define EFFECTIVE_SET (1U << 31)
 
 static void compute_effective(const struct tf_config *c)
 {
@@ -79,7 +80,7 @@ static void compute_effective(const struct tf_config *c)
 	} else if (policy == TRUSTED_FOR_POLICY_ALL && k.execve_check) {
 		backend = TRUSTED_FOR_BACKEND_EXECVE_CHECK;
 	}
-	atomic_store(&effective, policy | backend << 4 | source << 8);
+	atomic_store(&effective, EFFECTIVE_SET | policy | backend << 4 | source << 8);
 }
 
 /*
@@ -168,10 +169,13 @@ TF_EXPORT int trusted_for_strengthen(unsigned int enforce)
 void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
 			 enum trusted_for_backend *backend)
 {
-	unsigned int e;
+	unsigned int e = atomic_load(&effective);
 
-	pthread_once(&config_once, load_once);
-	e = atomic_load(&effective);
+	/* Once set, the word is all this needs: no call into pthread_once. */
+	if (!(e & EFFECTIVE_SET)) {
+		pthread_once(&config_once, load_once);
+		e = atomic_load(&effective);
+	}
 	*policy = e & 0xf;
 	*backend = (enum trusted_for_backend)(e >> 4 & 0xf);
 	*source = (enum trusted_for_source)(e >> 8 & 0xf);

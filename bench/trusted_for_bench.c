@@ -16,8 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -357,6 +363,72 @@ static void row(const char *name, struct pair p)
 	       p.a, p.b, p.b / p.a, p.ratio, p.b - p.a);
 }
 
+#ifdef TRUSTED_FOR_SYSCALL_NR
+static int op_raw_syscall(void)
+{
+	return (int)syscall(TRUSTED_FOR_SYSCALL_NR, cur_fd, TRUSTED_FOR_EXECUTION, 0);
+}
+
+/*
+ * The patched kernel's trusted_for() is not on this kernel: a seccomp
+ * filter answers its number instead (0 for the allowed file, EACCES for the
+ * denied one), for the raw call and the library alike, so both sides pay
+ * the filter and the difference is what the library adds around the call.
+ * In a child: the filter and the pretended kernel are for good.
+ */
+static void syscall_backend_rows(void)
+{
+	struct sock_filter answer[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_SYSCALL_NR, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fd_allowed, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+	};
+	struct sock_fprog prog = { sizeof(answer) / sizeof(answer[0]), answer };
+	struct tf_kernel k = { .patched = 1 };
+	struct pair ya, yd;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid != 0) {
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		return;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
+		perror("trusted_for_bench: seccomp");
+		_exit(1);
+	}
+	tf_kernel_override(&k);
+	trusted_for_reload_policy();
+	if (expect("faked trusted_for(), mode 0755", op_raw_syscall, fd_allowed, 0) ||
+	    expect("faked trusted_for(), mode 0644", op_raw_syscall, fd_denied, EACCES) ||
+	    expect("trusted_for() on the faked call, 0755", op_lib_trusted_for, fd_allowed, 0) ||
+	    expect("trusted_for() on the faked call, 0644", op_lib_trusted_for, fd_denied, EACCES))
+		_exit(1);
+	ya = measure_pair(op_raw_syscall, op_lib_trusted_for, fd_allowed);
+	yd = measure_pair(op_raw_syscall, op_lib_trusted_for, fd_denied);
+	printf("\nthe patched kernel's system call, answered by a seccomp filter (both sides pay it)\n\n");
+	printf("| %-38s | %9s | %9s | %6s | %6s | %8s |\n", "case", "raw ns",
+	       "lib ns", "ratio", "paired", "extra ns");
+	printf("|%.40s|%.11s|%.11s|%.8s|%.8s|%.10s|\n",
+	       "----------------------------------------", "-----------",
+	       "-----------", "--------", "--------", "----------");
+	row("syscall 463 vs trusted_for(), 0755", ya);
+	row("syscall 463 vs trusted_for(), 0644", yd);
+	fflush(stdout);
+	_exit(0);
+}
+#endif
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -457,6 +529,9 @@ int main(int argc, char **argv)
 	row("execveat vs trusted_for_explain, 0755", xa);
 	row("execveat vs trusted_for_explain, 0644", xd);
 
+#ifdef TRUSTED_FOR_SYSCALL_NR
+	syscall_backend_rows();
+#endif
 	printf("\nwhat the extra pieces cost, ns per call (0755 file unless noted)\n\n");
 	printf("| %-56s | %7s |\n", "piece", "ns");
 	printf("|%.58s|%.9s|\n",

@@ -182,7 +182,8 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && (sfs.f_flags & ST_NOEXEC))
 		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
 	if (policy & TRUSTED_FOR_POLICY_FILE) {
-		int r = tf_exec_permission(fd, &st, sfs.f_flags & ST_NOEXEC);
+		const char *why;
+		int r = tf_exec_permission(fd, &st, sfs.f_flags & ST_NOEXEC, &why);
 
 		if (r < 0 && errno == EACCES) {
 			if (explain)
@@ -190,8 +191,13 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 					 (unsigned int)geteuid());
 			return deny(v, TRUSTED_FOR_NO_EXEC_PERMISSION, EACCES);
 		}
-		if (r < 0)
-			return deny(v, TRUSTED_FOR_ERROR, errno);
+		if (r < 0) {
+			int error = errno;
+
+			if (explain && why)
+				snprintf(v->detail, sizeof(v->detail), "%s", why);
+			return deny(v, TRUSTED_FOR_ERROR, error);
+		}
 	}
 	if (opened_for_writing(fd, fl, &st))
 		return deny(v, TRUSTED_FOR_WRITE_OPEN, ETXTBSY);

@@ -2,11 +2,13 @@
 /*
  * May the caller's effective credentials execute a regular file?  As
  * execve() judges it: the permission bits, POSIX ACLs, and CAP_DAC_OVERRIDE,
- * which lets root execute a file only if some execute bit is set.
+ * which lets a capable process execute a file only if some execute bit is
+ * set and the file's owner and group are mapped in its user namespace.
  *
  * faccessat2(AT_EACCESS) asks the kernel itself, but it also refuses every
  * file on a noexec mount, and policy 2 must judge the file bit alone there.
- * On such mounts, and on kernels without faccessat2, the decision is made
+ * On such mounts, and where faccessat2 is missing or filtered (ENOSYS on old
+ * kernels, EPERM from a container's seccomp profile), the decision is made
  * here from the mode and the access ACL, for the effective uid and groups
  * (the kernel uses the filesystem ids, which only setfsuid() makes differ).
  */
@@ -17,6 +19,7 @@
 #include <linux/capability.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -35,7 +38,6 @@
 #define ACL_MASK 0x10
 #define ACL_OTHER 0x20
 #define ACL_EXECUTE 0x01
-#define ACL_MAX_ENTRIES 1024
 
 struct acl_entry {
 	uint16_t tag;
@@ -53,66 +55,167 @@ static int has_dac_override(void)
 	return (data[0].effective & (1U << CAP_DAC_OVERRIDE)) != 0;
 }
 
-static int in_group(gid_t gid)
-{
-	gid_t groups[256];
-	int n;
+/*
+ * The caller's effective ids and every supplementary group (up to
+ * NGROUPS_MAX, 65536): a short list would let a group's refusal fall
+ * through to the "other" bits.
+ */
+struct creds {
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	int ngroups;
+};
 
-	if (gid == getegid())
+static int get_creds(struct creds *c)
+{
+	c->uid = geteuid();
+	c->gid = getegid();
+	c->groups = NULL;
+	for (int tries = 0; tries < 4; tries++) {
+		int n = getgroups(0, NULL);
+
+		if (n < 0)
+			return -1;
+		c->groups = malloc((size_t)(n ? n : 1) * sizeof(gid_t));
+		if (!c->groups)
+			return -1;
+		c->ngroups = getgroups(n, c->groups);
+		/* EINVAL: another thread's setgroups() grew the list. */
+		if (c->ngroups >= 0 || errno != EINVAL)
+			return c->ngroups < 0 ? -1 : 0;
+		free(c->groups);
+		c->groups = NULL;
+	}
+	return -1;
+}
+
+static int in_group(const struct creds *c, gid_t gid)
+{
+	if (gid == c->gid)
 		return 1;
-	n = getgroups(256, groups);
-	for (int i = 0; i < n; i++)
-		if (groups[i] == gid)
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == gid)
 			return 1;
 	return 0;
 }
 
-static ssize_t read_acl(int fd, char *buf, size_t size)
+/*
+ * The kernel lets CAP_DAC_OVERRIDE act on an inode only if its owner and
+ * group are mapped in the caller's user namespace.  stat() shows an
+ * unmapped id as the overflow id, which a namespace may also map: that
+ * ambiguity is taken as unmapped (a denial), except in the initial
+ * namespace, where every id is mapped.
+ */
+static int id_mapped(const char *map_path, const char *overflow_path,
+		     unsigned int id)
 {
-	char self[32];
-	ssize_t n = fgetxattr(fd, ACL_XATTR, buf, size);
+	char line[128];
+	unsigned long inside, outside, count, overflow = 65534;
+	int mapped = 0, initial = 0;
+	FILE *f = fopen(overflow_path, "re");
 
-	/* O_PATH descriptors have no xattr calls; their magic link does. */
-	if (n < 0 && errno == EBADF) {
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-		n = getxattr(self, ACL_XATTR, buf, size);
+	if (f) {
+		if (fscanf(f, "%lu", &overflow) != 1)
+			overflow = 65534;
+		fclose(f);
 	}
-	return n;
+	f = fopen(map_path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lu %lu %lu", &inside, &outside, &count) != 3)
+			continue;
+		if (inside == 0 && outside == 0 && count == 4294967295UL)
+			initial = 1;
+		if (id >= inside && id - inside < count)
+			mapped = 1;
+	}
+	fclose(f);
+	return mapped && (initial || id != overflow);
 }
 
-/* 1 allowed, 0 refused, -1 the ACL could not be read or parsed. */
-static int acl_allows(int fd, const struct stat *st)
+static int owner_mapped(const struct stat *st)
 {
-	char buf[4 + ACL_MAX_ENTRIES * 8];
+	return id_mapped("/proc/self/uid_map", "/proc/sys/kernel/overflowuid",
+			 (unsigned int)st->st_uid) &&
+	       id_mapped("/proc/self/gid_map", "/proc/sys/kernel/overflowgid",
+			 (unsigned int)st->st_gid);
+}
+
+/*
+ * The access ACL, in a buffer as large as the attribute (up to the 64 KiB
+ * an extended attribute may hold, 8191 entries).  Returns its length, 0
+ * when the file has none, -1 with errno; the caller frees *out.
+ */
+static ssize_t read_acl(int fd, char **out)
+{
+	char self[32];
+	ssize_t n = 0;
+	int use_path = 0;
+
+	*out = NULL;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	for (int tries = 0; tries < 4; tries++) {
+		n = use_path ? getxattr(self, ACL_XATTR, NULL, 0) :
+			       fgetxattr(fd, ACL_XATTR, NULL, 0);
+		/* O_PATH descriptors have no xattr calls; their magic link does. */
+		if (n < 0 && errno == EBADF && !use_path) {
+			use_path = 1;
+			tries--;
+			continue;
+		}
+		if (n < 0)
+			return (errno == ENODATA || errno == EOPNOTSUPP) ? 0 : -1;
+		free(*out);
+		*out = malloc(n ? (size_t)n : 1);
+		if (!*out)
+			return -1;
+		n = use_path ? getxattr(self, ACL_XATTR, *out, (size_t)n) :
+			       fgetxattr(fd, ACL_XATTR, *out, (size_t)n);
+		/* ERANGE: the ACL grew between the two calls; ask again. */
+		if (n >= 0 || errno != ERANGE)
+			break;
+	}
+	if (n < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return n < 0 && errno == ENODATA ? 0 : n;
+}
+
+/*
+ * The kernel's ACL walk for execute permission.  1 allowed, 0 refused, -1
+ * the ACL is malformed (which the kernel would never store).
+ */
+static int acl_allows(const struct creds *c, const void *acl, size_t n,
+		      const struct stat *st)
+{
+	const unsigned char *buf = acl;
 	struct acl_entry e;
-	ssize_t n = read_acl(fd, buf, sizeof(buf));
 	int mask = ACL_EXECUTE, owner = -1, named = -1, group = -1, other = 0;
 	int group_matched = 0;
 	uint32_t version;
 
-	if (n < 0)
-		return (errno == ENODATA || errno == EOPNOTSUPP) ? 2 : -1;
-	memcpy(&version, buf, 4);
-	if (n < 4 || (n - 4) % 8 || version != ACL_VERSION)
+	if (n < 4 || (n - 4) % 8)
 		return -1;
-	for (char *p = buf + 4; p < buf + n; p += 8) {
-		memcpy(&e, p, sizeof(e));
+	memcpy(&version, buf, 4);
+	if (version != ACL_VERSION)
+		return -1;
+	for (size_t off = 4; off < n; off += 8) {
+		memcpy(&e, buf + off, sizeof(e));
 		int x = (e.perm & ACL_EXECUTE) != 0;
 
 		switch (e.tag) {
 		case ACL_USER_OBJ: owner = x; break;
 		case ACL_USER:
-			if (e.id == geteuid())
+			if (e.id == c->uid)
 				named = x;
 			break;
 		case ACL_GROUP_OBJ:
-			if (in_group(st->st_gid)) {
-				group_matched = 1;
-				group = group > 0 ? group : x;
-			}
-			break;
 		case ACL_GROUP:
-			if (in_group(e.id)) {
+			if (in_group(c, e.tag == ACL_GROUP ? (gid_t)e.id :
+							     st->st_gid)) {
 				group_matched = 1;
 				group = group > 0 ? group : x;
 			}
@@ -122,7 +225,7 @@ static int acl_allows(int fd, const struct stat *st)
 		default: return -1;
 		}
 	}
-	if (st->st_uid == geteuid())
+	if (st->st_uid == c->uid)
 		return owner == 1;
 	if (named >= 0)
 		return named && mask;
@@ -131,37 +234,62 @@ static int acl_allows(int fd, const struct stat *st)
 	return other;
 }
 
-static int mode_allows(const struct stat *st)
+static int mode_allows(const struct creds *c, const struct stat *st)
 {
-	if (st->st_uid == geteuid())
+	if (st->st_uid == c->uid)
 		return (st->st_mode & S_IXUSR) != 0;
-	if (in_group(st->st_gid))
+	if (in_group(c, st->st_gid))
 		return (st->st_mode & S_IXGRP) != 0;
 	return (st->st_mode & S_IXOTH) != 0;
 }
 
-int tf_exec_permission(int fd, const struct stat *st, int noexec_mount)
+/* Exposed for the tests of the ACL's bounds: 1, 0, or -1 malformed. */
+int tf_acl_allows(const void *acl, size_t n, const struct stat *st)
 {
+	struct creds c;
+	int r = -1;
+
+	if (get_creds(&c) == 0)
+		r = acl_allows(&c, acl, n, st);
+	free(c.groups);
+	return r;
+}
+
+int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
+		       const char **why)
+{
+	struct creds c;
+	char *acl = NULL;
+	ssize_t n;
 	int allowed;
 
+	*why = NULL;
 	if (!noexec_mount) {
 		if (syscall(SYS_faccessat2, fd, "", X_OK,
 			    AT_EMPTY_PATH | AT_EACCESS) == 0)
 			return 0;
-		if (errno != ENOSYS)
+		if (errno != ENOSYS && errno != EPERM)
 			return -1;
 	}
-	if (has_dac_override()) {
-		allowed = (st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0;
-	} else {
-		allowed = acl_allows(fd, st);
-		if (allowed == 2)
-			allowed = mode_allows(st);
-	}
-	if (allowed < 0) {
-		errno = EIO;
+	if (get_creds(&c) < 0) {
+		free(c.groups);
+		*why = "cannot read the group list";
 		return -1;
 	}
+	n = read_acl(fd, &acl);
+	allowed = n < 0 ? -1 : n > 0 ? acl_allows(&c, acl, (size_t)n, st) :
+				       mode_allows(&c, st);
+	free(acl);
+	free(c.groups);
+	if (allowed < 0) {
+		*why = n < 0 ? "cannot read the POSIX ACL" : "malformed POSIX ACL";
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	if (!allowed && has_dac_override() &&
+	    (st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) && owner_mapped(st))
+		allowed = 1;
 	if (!allowed) {
 		errno = EACCES;
 		return -1;

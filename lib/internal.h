@@ -25,8 +25,14 @@ int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backen
 int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	     const char *name, struct trusted_for_verdict *v);
 
-/* exec_permission.c: may the effective credentials execute this file? */
-int tf_exec_permission(int fd, const struct stat *st, int noexec_mount);
+/*
+ * exec_permission.c: may the effective credentials execute this file?  0,
+ * or -1 with errno (EACCES: no; anything else: the check failed, and *why
+ * says how, or is NULL).
+ */
+int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
+		       const char **why);
+int tf_acl_allows(const void *acl, size_t n, const struct stat *st);
 
 /* mount_point.c */
 int tf_mount_point(int fd, char *buf, size_t size);

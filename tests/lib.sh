@@ -3,6 +3,17 @@
 # "1..N".  A case that cannot run says "# SKIP why", and under CI
 # (CI=true or TRUSTEDFOR_NO_SKIP=1) a skip is reported as a failure, so that
 # a missing privilege can never pass.
+#
+# A case that does not apply to the running kernel says
+# "# N/A not applicable on this kernel: why" (not_applicable); tests/run.py
+# counts those apart, as neither passed nor failed.  Decide it by probing
+# the kernel (kernel_lacks), never by its version:
+#
+#	if kernel_lacks exec-securebits; then
+#		not_applicable "run --restrict-file sets the bit" "$na_why"
+#	else
+#		expect "run --restrict-file sets the bit" ...
+#	fi
 
 tap_n=0
 tap_failed=0
@@ -22,6 +33,27 @@ not_run() {
 		tap_n=$((tap_n + 1))
 		echo "ok $tap_n - $1 # SKIP not run: $2"
 	fi
+}
+
+# not_applicable WHAT WHY: a case the running kernel cannot have.
+not_applicable() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # N/A not applicable on this kernel: $2"
+}
+
+# kernel_lacks FEATURE: true when the running kernel lacks FEATURE, with the
+# reason in $na_why.  FEATURE: execve-check (execveat's AT_EXECVE_CHECK),
+# exec-securebits (SECBIT_EXEC_*), trusted-for-syscall (the patched
+# kernel's call), landlock.  See tests/tap.h's tap_kernel_lacks().
+kernel_lacks() {
+	local status
+	na_why=$("$TF_BUILD/tests/kernel-probe" "$1")
+	status=$?
+	case $status in
+	0) return 1 ;;
+	1) return 0 ;;
+	*) echo "Bail out! kernel-probe $1: status $status"; exit 2 ;;
+	esac
 }
 
 done_testing() {

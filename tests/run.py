@@ -6,6 +6,22 @@ A TAP line "ok N - what # SKIP why" is a case that did not run; with CI=true
 or TRUSTEDFOR_NO_SKIP=1 it counts as a failure, so that a missing privilege
 or package can never pass.  A test that exits non-zero, prints no case, or
 prints fewer cases than its plan counts as a failure too.
+
+A line "ok N - what # N/A not applicable on this kernel: why" is a case the
+running kernel cannot have (decided by a probe: tests/lib.sh's kernel_lacks,
+tests/tap.h's tap_kernel_lacks).  It counts neither as passed nor as failed
+nor as skipped, and each kernel's summary line gives the count.
+
+  --build DIR            every Meson test of DIR
+  --cmd LABEL COMMAND    a command that prints TAP
+  --section LABEL        what follows runs on another kernel (a guest): its
+                         cases get a summary line of their own; the first
+                         section is this machine's, "<version> host"
+  --exclude NAME         leave out the Meson test NAME of the next --build
+                         (kernel/userspace.sh: the tests left to the host)
+  --timeout-factor N     multiply every time limit by N (under emulation)
+  --tap                  print one TAP stream of every case, labelled, for a
+                         harness that reads it back (kernel/userspace.sh)
 """
 import json
 import os
@@ -19,18 +35,45 @@ import time
 STRICT = os.environ.get("CI") == "true" or bool(os.environ.get("TRUSTEDFOR_NO_SKIP"))
 TAP = re.compile(r"^(not ok|ok)\b(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)")
+NA = re.compile(r"#\s*N/A\b")
+NUMBER = re.compile(r"^\s*\d+\s*(-\s*)?")
+
+
+class Section:
+    def __init__(self, label):
+        self.label = label
+        self.passed = self.failed = self.skipped = self.na = 0
 
 
 class Totals:
-    def __init__(self):
-        self.passed = self.failed = self.skipped = 0
+    def __init__(self, tap=False):
+        self.passed = self.failed = self.skipped = self.na = 0
         self.failures = []
+        self.sections = []
+        self.tap = tap
+        self.tap_n = 0
+        release = os.uname().release.split(".")
+        self.section(f"{'.'.join(release[:2])} host")
+
+    def section(self, label):
+        self.sections.append(Section(label))
+
+    def count(self, kind, n=1):
+        setattr(self, kind, getattr(self, kind) + n)
+        setattr(self.sections[-1], kind, getattr(self.sections[-1], kind) + n)
+
+    def emit(self, ok, label, rest):
+        """--tap: one case of the whole run, numbered afresh."""
+        if self.tap:
+            self.tap_n += 1
+            print(f"{'ok' if ok else 'not ok'} {self.tap_n} - {label}: "
+                  f"{NUMBER.sub('', rest, count=1)}", flush=True)
 
 
 def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
     print(f"# === {label}", flush=True)
     start = time.monotonic()
-    cases = failed = 0
+    cases = failed = na = 0
     plan = None
     timed_out = []
 
@@ -50,11 +93,14 @@ def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
         watchdog.start()
         for line in proc.stdout:
             line = line.rstrip("\n")
-            print(f"    {line}", flush=True)
+            m = TAP.match(line)
+            if not totals.tap:
+                print(f"    {line}", flush=True)
+            elif not m:
+                print(f"#   {line}", flush=True)
             p = PLAN.match(line)
             if p:
                 plan = int(p.group(1))
-            m = TAP.match(line)
             if not m:
                 continue
             cases += 1
@@ -62,17 +108,23 @@ def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
             if m.group(1) == "not ok" or (skipped and STRICT):
                 failed += 1
                 totals.failures.append(f"{label}:{m.group(2)}")
+                totals.emit(False, label, m.group(2))
+                continue
+            totals.emit(True, label, m.group(2))
+            if NA.search(m.group(2)):
+                na += 1
+                totals.count("na")
             elif skipped:
-                totals.skipped += 1
+                totals.count("skipped")
             else:
-                totals.passed += 1
+                totals.count("passed")
         status = proc.wait()
         watchdog.cancel()
         if timed_out:
             status = f"killed after {timeout}s"
     except OSError as e:
         status = f"cannot run: {e}"
-    totals.failed += failed
+    totals.count("failed", failed)
     problems = []
     if status != 0:
         problems.append(f"exited with status {status}")
@@ -81,41 +133,68 @@ def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
     if plan is not None and plan != cases:
         problems.append(f"planned {plan} cases, reported {cases}")
     if problems and not failed:
-        totals.failed += 1
+        totals.count("failed")
         totals.failures.append(f"{label}: {', '.join(problems)}")
+        totals.emit(False, label, ", ".join(problems))
     print(f"# --- {label}: {cases} cases, {failed} failed, "
+          f"{f'{na} not applicable, ' if na else ''}"
           f"{time.monotonic() - start:.1f}s{'; ' + ', '.join(problems) if problems else ''}",
           flush=True)
 
 
-def meson_tests(totals, build):
+def meson_tests(totals, build, exclude, factor):
     out = subprocess.run(["meson", "introspect", "--tests", build], check=True,
                          capture_output=True, text=True).stdout
     for test in json.loads(out):
+        if test["name"] in exclude:
+            print(f"# --- {os.path.basename(build)}/{test['name']}: left out", flush=True)
+            continue
         env = dict(os.environ)
         env.update(test.get("env") or {})
         run_tap(totals, f"{os.path.basename(build)}/{test['name']}", test["cmd"], env=env,
-                cwd=test.get("workdir") or build, timeout=test.get("timeout") or 300)
+                cwd=test.get("workdir") or build,
+                timeout=(test.get("timeout") or 300) * factor)
+
+
+def summary(c):
+    skipped = f", {c.skipped} skipped" if c.skipped else ""
+    return f"{c.passed} passed, {c.failed} failed{skipped}"
 
 
 def main(argv):
-    totals = Totals()
+    totals = Totals(tap="--tap" in argv)
+    argv = [a for a in argv if a != "--tap"]
+    exclude = set()
+    factor = 1
     i = 0
     while i < len(argv):
-        if argv[i] == "--build":
-            meson_tests(totals, argv[i + 1])
-        elif argv[i] == "--cmd":
-            run_tap(totals, argv[i + 1], ["sh", "-c", argv[i + 2]], timeout=1800)
+        if argv[i] == "--section" and i + 1 < len(argv):
+            totals.section(argv[i + 1])
+        elif argv[i] == "--exclude" and i + 1 < len(argv):
+            exclude.add(argv[i + 1])
+        elif argv[i] == "--timeout-factor" and i + 1 < len(argv):
+            factor = int(argv[i + 1])
+        elif argv[i] == "--build" and i + 1 < len(argv):
+            meson_tests(totals, argv[i + 1], exclude, factor)
+            exclude = set()
+        elif argv[i] == "--cmd" and i + 2 < len(argv):
+            run_tap(totals, argv[i + 1], ["sh", "-c", argv[i + 2]], timeout=1800 * factor)
             i += 1
         else:
-            sys.exit(f"usage: run.py [--build DIR]... [--cmd LABEL COMMAND]...")
+            sys.exit("usage: run.py [--tap] [--timeout-factor N] [--section LABEL] "
+                     "[--exclude NAME]... [--build DIR]... [--cmd LABEL COMMAND]...")
         i += 2
     if totals.failures:
         print("# failures:")
         for f in totals.failures:
             print(f"#   {f}")
-    skipped = f", {totals.skipped} skipped" if totals.skipped else ""
-    print(f"{totals.passed} passed, {totals.failed} failed{skipped}")
+    if totals.tap:
+        print(f"1..{totals.tap_n}")
+    for c in totals.sections:
+        if c.passed or c.failed or c.skipped or c.na:
+            print(f"{'# ' if totals.tap else ''}{c.label}: {summary(c)}"
+                  f" ({c.na} not applicable)")
+    print(summary(totals))
     return 1 if totals.failed or not totals.passed else 0
 
 

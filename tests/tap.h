@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/landlock.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,9 +17,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "missing.h"
 
 static int tap_n, tap_failed;
 
@@ -79,6 +85,73 @@ static inline int tap_done(void)
 static inline void tap_bail(const char *what)
 {
 	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+/*
+ * A case that does not apply to the running kernel (Debian 12's 6.1 has no
+ * AT_EXECVE_CHECK and no exec securebits).  Decide it with
+ * tap_kernel_lacks(), a probe of the running kernel, never with its version.
+ * tests/run.py counts it apart: neither passed, nor failed, nor skipped.
+ */
+static inline void tap_na(const char *what, const char *why)
+{
+	tap_n++;
+	printf("ok %d - %s # N/A not applicable on this kernel: %s\n", tap_n, what, why);
+	fflush(stdout);
+}
+
+/*
+ * Probes the running kernel for FEATURE; NULL when it has it, otherwise why
+ * not, for tap_na().  The probes are the tests' own, independent of the
+ * library's (which is what the tests check):
+ *   "execve-check"         execveat(AT_EXECVE_CHECK), Linux 6.14
+ *   "exec-securebits"      SECBIT_EXEC_RESTRICT_FILE/DENY_INTERACTIVE, 6.14
+ *   "trusted-for-syscall"  the patched kernel's trusted_for() (kernel/)
+ *   "landlock"             Landlock, enabled at boot
+ * An unknown feature is a bug in the test: it aborts.
+ */
+static inline const char *tap_kernel_lacks(const char *feature)
+{
+	if (!strcmp(feature, "execve-check")) {
+		char *argv[] = { "tap-probe", NULL }, *envp[] = { NULL };
+
+		/* Older kernels reject the unknown flag before the bad fd. */
+		errno = 0;
+		syscall(SYS_execveat, -1, "", argv, envp, AT_EMPTY_PATH | AT_EXECVE_CHECK);
+		return errno == EINVAL ? "no AT_EXECVE_CHECK (execveat: EINVAL)" : NULL;
+	}
+	if (!strcmp(feature, "exec-securebits")) {
+		/* In a child: a success must not stay with the caller.  Older
+		 * kernels refuse unknown bits with EPERM, even to root. */
+		int status;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int bits = prctl(PR_GET_SECUREBITS);
+
+			_exit(bits >= 0 && prctl(PR_SET_SECUREBITS,
+					bits | SECBIT_EXEC_RESTRICT_FILE |
+					SECBIT_EXEC_DENY_INTERACTIVE) == 0 ? 0 : 1);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0)
+			tap_bail("probing the exec securebits");
+		return WIFEXITED(status) && WEXITSTATUS(status) == 0
+			? NULL : "no exec securebits (PR_SET_SECUREBITS: EPERM)";
+	}
+	if (!strcmp(feature, "trusted-for-syscall")) {
+		struct statfs sfs;
+
+		return statfs(TRUSTED_FOR_KERNEL_POLICY_PATH, &sfs) == 0 &&
+		       sfs.f_type == PROC_SUPER_MAGIC
+			? NULL : "no trusted_for() system call (not the patched kernel)";
+	}
+	if (!strcmp(feature, "landlock")) {
+		return syscall(SYS_landlock_create_ruleset, NULL, 0,
+			       LANDLOCK_CREATE_RULESET_VERSION) >= 1
+			? NULL : "no Landlock (landlock_create_ruleset failed)";
+	}
+	printf("Bail out! unknown kernel feature '%s'\n", feature);
 	exit(2);
 }
 

@@ -48,6 +48,8 @@ struct tf_config {
 };
 #define TF_POLICY_FILE_MAX (64 * 1024)
 #define TF_POLICY_LINE_MAX 256
+#define TF_POLICY_HEADER "trustedfor-policy 1"
+#define TF_POLICY_END "end"
 void tf_config_defaults(struct tf_config *c);
 void tf_config_fail_closed(struct tf_config *c, const char *why);
 int tf_policy_parse(const char *buf, size_t len, struct tf_config *c);

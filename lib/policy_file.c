@@ -119,24 +119,41 @@ static int parse_line(struct tf_config *c, char *line, int lineno,
 	return 0;
 }
 
+/*
+ * A file is complete only between its markers: the first line names the
+ * format, the last one is "end" with its newline.  A reader that races an
+ * in-place rewrite (O_TRUNC, then write) sees an empty file or a prefix of
+ * the new one, and neither ends in "end\n": it fails closed instead of
+ * reading "no enforcement" from a file that is still being written.
+ */
 int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
 {
 	char line[TF_POLICY_LINE_MAX + 1];
 	unsigned int seen = 0;
-	int lineno = 1;
+	int lineno = 1, ended = 0;
 	size_t n = 0;
 
 	tf_config_defaults(c);
 	c->state = TRUSTED_FOR_SOURCE_FILE;
 	if (len > TF_POLICY_FILE_MAX)
 		return fail(c, "larger than %d bytes", TF_POLICY_FILE_MAX);
-	for (size_t i = 0; i <= len; i++) {
-		unsigned char ch = i < len ? (unsigned char)buf[i] : '\n';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)buf[i];
 
+		if (ended)
+			return fail(c, "line %d: content after '%s'", lineno,
+				    TF_POLICY_END);
 		if (ch == '\n') {
 			line[n] = '\0';
-			if (parse_line(c, line, lineno, &seen) < 0)
+			if (lineno == 1) {
+				if (strcmp(line, TF_POLICY_HEADER))
+					return fail(c, "line 1: not '%s'",
+						    TF_POLICY_HEADER);
+			} else if (!strcmp(line, TF_POLICY_END)) {
+				ended = 1;
+			} else if (parse_line(c, line, lineno, &seen) < 0) {
 				return -1;
+			}
 			n = 0;
 			lineno++;
 			continue;
@@ -152,6 +169,12 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
 				    TF_POLICY_LINE_MAX);
 		line[n++] = (char)ch;
 	}
+	if (lineno == 1 && n == 0)
+		return fail(c, "empty (incomplete)");
+	if (n)
+		return fail(c, "line %d: no newline (incomplete)", lineno);
+	if (!ended)
+		return fail(c, "no '%s' line (incomplete)", TF_POLICY_END);
 	return 0;
 }
 

@@ -142,21 +142,40 @@ make_mounts() {
 		mount -t tmpfs -o mode=0755,noexec trustedfor-noexec "$TF_TMP/noexec"
 }
 
+# etc_overlay: an overlay on /etc, in this namespace only, so that tests can
+# write /etc/trustedfor.conf without touching the host's.
+etc_overlay() {
+	[ -n "${TF_ETC_OVERLAY:-}" ] && return 0
+	mkdir -p "$TF_TMP/etc-upper" "$TF_TMP/etc-work"
+	mount -t overlay trustedfor-etc \
+		-o "lowerdir=/etc,upperdir=$TF_TMP/etc-upper,workdir=$TF_TMP/etc-work" \
+		/etc || return 1
+	TF_ETC_OVERLAY=1
+}
+
 # set_policy_file CONTENT [MODE [OWNER]]: show a policy file at
 # /etc/trustedfor.conf inside this namespace only, through an overlay on
-# /etc, and nothing at all when CONTENT is "-".
+# /etc, and nothing at all when CONTENT is "-".  CONTENT is the settings:
+# the completeness markers (first line "trustedfor-policy 1", last line
+# "end") are added here.
 set_policy_file() {
-	local content=$1 mode=${2:-0644} owner=${3:-0}
-	if [ -z "${TF_ETC_OVERLAY:-}" ]; then
-		mkdir -p "$TF_TMP/etc-upper" "$TF_TMP/etc-work"
-		mount -t overlay trustedfor-etc \
-			-o "lowerdir=/etc,upperdir=$TF_TMP/etc-upper,workdir=$TF_TMP/etc-work" \
-			/etc || return 1
-		TF_ETC_OVERLAY=1
+	local content=$1
+	shift
+	if [ "$content" = "-" ]; then
+		etc_overlay && rm -f /etc/trustedfor.conf
+		return
 	fi
+	set_policy_file_raw "$(printf 'trustedfor-policy 1\n%s\nend\n_' "$content")" "$@"
+}
+
+# set_policy_file_raw BYTES [MODE [OWNER]]: the policy file holding exactly
+# BYTES (a trailing "_" is dropped, so that BYTES can end in a newline
+# through a command substitution), markers or not.
+set_policy_file_raw() {
+	local content=${1%_} mode=${2:-0644} owner=${3:-0}
+	etc_overlay || return 1
 	rm -f /etc/trustedfor.conf
-	[ "$content" = "-" ] && return 0
-	printf '%s\n' "$content" >/etc/trustedfor.conf &&
+	printf '%s' "$content" >/etc/trustedfor.conf &&
 		chmod "$mode" /etc/trustedfor.conf &&
 		chown "$owner" /etc/trustedfor.conf
 }

@@ -269,12 +269,16 @@ static inline void tap_exec_noexec_mounts(const char *dir)
 	}
 }
 
-/* An overlay on /etc holding a policy file (content NULL: none at all). */
+/*
+ * An overlay on /etc holding a policy file (content NULL: none at all).
+ * content is the settings, each line with its newline; the completeness
+ * markers are added here.
+ */
 static inline int tap_policy_file(const char *dir, const char *content, mode_t mode,
 			   uid_t owner)
 {
 	static int mounted;
-	char upper[512], work[512], opts[1200];
+	char upper[512], work[512], opts[1200], file[4096];
 
 	if (!mounted) {
 		snprintf(upper, sizeof(upper), "%s/etc-upper", dir);
@@ -289,7 +293,9 @@ static inline int tap_policy_file(const char *dir, const char *content, mode_t m
 	unlink("/etc/trustedfor.conf");
 	if (!content)
 		return 0;
-	write_file("/etc/trustedfor.conf", content, mode);
+	/* The settings between the completeness markers, trustedfor.conf(5). */
+	snprintf(file, sizeof(file), "trustedfor-policy 1\n%send\n", content);
+	write_file("/etc/trustedfor.conf", file, mode);
 	return chown("/etc/trustedfor.conf", owner, (gid_t)-1);
 }
 

@@ -84,7 +84,7 @@ for lang in lua python; do
 	else
 		# Debian's standard library is mode 0644: policy 1 (mount) is what
 		# a Debian system can enforce today.
-		printf 'policy = 1\n' >/etc/trustedfor.conf
+		printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf
 		printf 'print("hello from python")\n' >noexec/evil.py
 		printf 'import json\nprint(json.dumps({"ok": True}))\n' >exec/good.py
 		run "$tf" run --restrict-file -- "$launcher" noexec/evil.py

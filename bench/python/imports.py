@@ -26,7 +26,7 @@ xml.sax zipfile zoneinfo
 
 def run(argv, policy):
     with open("/etc/trustedfor.conf", "w") as f:
-        f.write(policy)
+        f.write("trustedfor-policy 1\n" + policy + "end\n")
     t0 = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, os.environ)
     _, status, ru = os.wait4(pid, 0)
@@ -159,7 +159,7 @@ def per_call(build):
     print("|---|---:|")
     for name, argv, policy in rows:
         with open("/etc/trustedfor.conf", "w") as f:
-            f.write(policy)
+            f.write("trustedfor-policy 1\n" + policy + "end\n")
         us = subprocess.run(argv + ["-c", PER_CALL, pyc], check=True,
                             capture_output=True, text=True).stdout.strip()
         print(f"| {name} | {us} |")

@@ -10,6 +10,8 @@
 #include "internal.h"
 
 #define ALL (TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE)
+#define H "trustedfor-policy 1\n"
+#define E "end\n"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      c.log_target == TRUSTED_FOR_LOG_NONE))
 		abort();
 	if (r != 0 && r != -1)
+		abort();
+	/* Only a complete file parses, and cutting one byte makes it incomplete. */
+	if (r == 0 && (size < sizeof(H E) - 1 || memcmp(data, H, sizeof(H) - 1) ||
+		       memcmp(data + size - sizeof(E) + 1, E, sizeof(E) - 1) ||
+		       tf_policy_parse((const char *)data, size - 1, &c) == 0))
 		abort();
 	/* A NUL, CR or control byte anywhere must be refused. */
 	for (size_t i = 0; i < size; i++)

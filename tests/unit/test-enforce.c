@@ -207,7 +207,7 @@ static void log_bad_policy(const char *what)
 {
 	tap_ok(evil_refused(), "%s: a failing file is refused", what);
 	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
-		   "bad policy file, enforcing everything: /etc/trustedfor.conf: line 1: unknown key 'enforcement'",
+		   "bad policy file, enforcing everything: /etc/trustedfor.conf: line 2: unknown key 'enforcement'",
 		   "%s: the reason is logged first", what);
 	tap_is_int(log_priority[0], LOG_ERR, "%s: at LOG_ERR", what);
 }

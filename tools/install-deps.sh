@@ -3,7 +3,7 @@
 # some are missing: as root with apt-get, otherwise it names them and fails.
 set -eu
 packages="meson ninja-build gcc libc6-dev pkg-config python3 util-linux mount
-	clang libclang-rt-14-dev scdoc acl
+	clang libclang-rt-14-dev scdoc acl libseccomp-dev strace gdb
 	liblua5.4-dev lua5.4 python3.11 python3.11-dev libpython3.11-testsuite"
 missing=
 for p in $packages; do

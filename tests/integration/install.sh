@@ -53,7 +53,7 @@ expect "... and runs against the installed library" 0 "0 /bin/sh: trusted for ex
 
 exports=$(nm -D --defined-only "$libdir/libtrustedfor.so" | awk '$2 == "T" { print $3 }' | sort | tr '\n' ' ')
 expect "only the API is exported, every symbol at TRUSTEDFOR_1.0" 0 \
-	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_policy@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
+	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_confine_session@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_policy@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
 	-- echo -n "$exports"
 expect "the static library holds the seed call" 0 "T trusted_for" "" \
 	-- sh -c "nm '$libdir/libtrustedfor.a' 2>/dev/null | grep -x '[0-9a-f]* T trusted_for' | cut -d' ' -f2-"

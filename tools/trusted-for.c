@@ -23,7 +23,7 @@ static const char usage[] =
 	"Usage: trusted-for check [--explain] [--policy N] FILE...\n"
 	"       trusted-for status\n"
 	"       trusted-for scan [--policy N] [--one-file-system] [--quiet] DIR...\n"
-	"       trusted-for run [--restrict-file] [--deny-interactive] [--lock] -- COMMAND [ARG...]\n";
+	"       trusted-for run [--restrict-file] [--deny-interactive] [--lock [--no-confine]] -- COMMAND [ARG...]\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -199,10 +199,11 @@ static int cmd_run(int argc, char **argv)
 		{ "restrict-file", no_argument, NULL, 'f' },
 		{ "deny-interactive", no_argument, NULL, 'i' },
 		{ "lock", no_argument, NULL, 'l' },
+		{ "no-confine", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int bits = 0, want;
-	int lock = 0, c, old;
+	int lock = 0, confine = 1, c, old;
 
 	while ((c = getopt_long(argc, argv, "+fil", opts, NULL)) != -1) {
 		if (c == 'f')
@@ -211,6 +212,8 @@ static int cmd_run(int argc, char **argv)
 			bits |= SECBIT_EXEC_DENY_INTERACTIVE;
 		else if (c == 'l')
 			lock = 1;
+		else if (c == 'n')
+			confine = 0;
 		else
 			return usage_error("run: bad option '%s'", argv[optind - 1]);
 	}
@@ -218,6 +221,8 @@ static int cmd_run(int argc, char **argv)
 		return usage_error("run: no command given%s", "");
 	if (!bits)
 		return usage_error("run: nothing to enforce: give --restrict-file and/or --deny-interactive%s", "");
+	if (!lock && !confine)
+		return usage_error("run: --no-confine goes with --lock%s", "");
 	if (lock)
 		bits |= bits << 1; /* each lock bit is its bit's neighbour */
 	old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
@@ -238,6 +243,15 @@ static int cmd_run(int argc, char **argv)
 	if (((unsigned int)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) & want) != want) {
 		fprintf(stderr, "%s: run: the kernel did not keep the securebits\n",
 			program);
+		return EXIT_RUN_FAILED;
+	}
+	/*
+	 * Locked bits hold only in a session that cannot leave them: no new
+	 * user namespace (the kernel resets the bits there), no tracer.
+	 */
+	if (lock && confine && trusted_for_confine_session(0) < 0) {
+		fprintf(stderr, "%s: run: cannot confine the session: %s\n",
+			program, strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
 	execvp(argv[optind], argv + optind);

@@ -116,6 +116,15 @@ expect "run: the command's status comes back" 7 "" "" \
 	-- $TF run --deny-interactive -- sh -c 'exit 7'
 expect "run: arguments pass through" 0 "a -b --c" "" \
 	-- $TF run --restrict-file -- echo a -b --c
+expect "run: --no-confine without --lock" 2 "" \
+	"trusted-for: run: --no-confine goes with --lock (see trusted-for --help)" \
+	-- $TF run --restrict-file --no-confine -- true
+expect "run: without --lock, no filter" 0 "Seccomp:	0" "" \
+	-- $TF run --restrict-file -- grep '^Seccomp:' /proc/self/status
+expect "run --lock: the session is confined by a filter" 0 "Seccomp:	2" "" \
+	-- $TF run --restrict-file --lock -- grep '^Seccomp:' /proc/self/status
+expect "run --lock --no-confine: locked bits, no filter" 0 "Seccomp:	0" "" \
+	-- $TF run --restrict-file --lock --no-confine -- grep '^Seccomp:' /proc/self/status
 
 # scan
 mkdir -p "$T/exec/tree/sub" "$T/exec/tree/mnt"

@@ -5,8 +5,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -65,6 +67,25 @@ static void log_verdict(const struct trusted_for_verdict *v, const char *kind,
 	       (int)getpid(), qexe);
 }
 
+/*
+ * A process that enforces must not have its memory written by another
+ * process of the same user: /proc/PID/mem, ptrace and process_vm_writev()
+ * follow the ptrace access rules, which refuse a non-dumpable target to
+ * anyone without CAP_SYS_PTRACE.  Done at the first enforced decision,
+ * before any code it allows runs; an execve() makes the new program
+ * dumpable again, and it protects itself the same way.  The kernel fails
+ * PR_SET_DUMPABLE only for a value other than 0 or 1.
+ */
+static void protect_memory(const struct trusted_for_policy *p)
+{
+	static atomic_int done;
+
+	if (!p->enforce || atomic_load(&done))
+		return;
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	atomic_store(&done, 1);
+}
+
 static int decide(struct trusted_for_verdict *v, const struct trusted_for_policy *p,
 		  unsigned int bit, const char *kind, const char *name)
 {
@@ -84,6 +105,7 @@ TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 	struct trusted_for_policy p;
 
 	trusted_for_get_policy(&p);
+	protect_memory(&p);
 	if (!name)
 		name = "(descriptor)";
 	tf_check(fd, p.policy, p.backend, name, v);
@@ -97,6 +119,7 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 	int r;
 
 	trusted_for_get_policy(&p);
+	protect_memory(&p);
 	if (!name)
 		name = fd < 0 ? "(interactive)" : "(descriptor)";
 	if (fd >= 0) {

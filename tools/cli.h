@@ -19,4 +19,8 @@ int parse_policy(const char *arg, unsigned int *policy);
 void print_verdict(FILE *out, const struct trusted_for_verdict *v);
 int cmd_scan(int argc, char **argv);
 
+/* escapes.c: the machine's ways around enforcement, one warning a line. */
+void print_session(FILE *out);
+int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy *p);
+
 #endif

@@ -106,6 +106,14 @@ static int cmd_check(int argc, char **argv)
 		if (!v.trusted && status == EXIT_TRUSTED)
 			status = EXIT_UNTRUSTED;
 	}
+	/* A verdict that enforcement obeys is worth as much as its session. */
+	if (explain) {
+		struct trusted_for_policy p;
+
+		trusted_for_get_policy(&p);
+		if (p.enforce)
+			print_escapes(stderr, "trusted-for: ", &p);
+	}
 	return status;
 }
 
@@ -190,6 +198,8 @@ static int cmd_status(int argc, char **argv)
 	       enforce_name(p.env_enforce));
 	printf("audit: %s, log to %s\n", p.audit ? "on" : "off",
 	       targets[p.log_target]);
+	print_session(stdout);
+	print_escapes(stdout, "", &p);
 	return EXIT_TRUSTED;
 }
 

@@ -1,0 +1,123 @@
+#!/bin/bash
+# trusted-for status and check --explain name the machine's ways around
+# enforcement (user namespaces, ptrace, executable memfds), whether the
+# session is confined, and what the enforcement in force depends on.  The
+# sysctls are shown through files bind-mounted over /proc/sys inside the
+# test's private mount namespace, so every expectation is exact whatever
+# the host says; a knob this kernel lacks is tested as absent.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+TF=$TF_BUILD/tools/trusted-for
+make_mounts && set_policy_file - || { not_ok "mounts and the /etc overlay"; done_testing; }
+
+# fake_sysctl NAME VALUE: /proc/sys/NAME reads VALUE here, if the kernel has it.
+fake_sysctl() {
+	local path=/proc/sys/${1//.//}
+	[ -e "$path" ] || return 1
+	printf '%s\n' "$2" >"$TF_TMP/sysctl-$1"
+	mount --bind "$TF_TMP/sysctl-$1" "$path"
+}
+# Lines of trusted-for status that start with WORD.
+status_lines() {
+	local word=$1
+	shift
+	"$@" "$TF" status | grep "^$word" || true
+}
+none() { "$@"; }
+enforced() { "$TF" run --restrict-file -- "$@"; }
+locked() { "$TF" run --restrict-file --lock -- "$@"; }
+unconfined() { "$TF" run --restrict-file --lock --no-confine -- "$@"; }
+
+expect "status: a session not confined" 0 "session: not confined" "" -- status_lines session: none
+expect "status: run --lock confines it" 0 \
+	"session: confined: no user namespaces, no ptrace (seccomp filter)" "" -- status_lines session: locked
+expect "status: run --lock --no-confine does not" 0 "session: not confined" "" -- \
+	status_lines session: unconfined
+
+# User namespaces.
+fake_sysctl user.max_user_namespaces 5 || not_ok "user.max_user_namespaces exists"
+if fake_sysctl kernel.unprivileged_userns_clone 1; then clone="= 1"; else clone=absent; fi
+fake_sysctl kernel.apparmor_restrict_unprivileged_userns 0
+userns="warning: unprivileged user namespaces are allowed (user.max_user_namespaces = 5, kernel.unprivileged_userns_clone $clone): in one the kernel clears the securebits and a user can mount over the policy file"
+expect "user namespaces, nothing enforced" 0 "$userns; nothing is enforced here" "" -- \
+	status_lines "warning: unprivileged user" none
+expect "user namespaces, enforced by the securebits" 0 "$userns; the enforcement here depends on it" "" -- \
+	status_lines "warning: unprivileged user" enforced
+expect "user namespaces, locked bits, not confined" 0 "$userns; the enforcement here depends on it" "" -- \
+	status_lines "warning: unprivileged user" unconfined
+expect "user namespaces, a confined session" 0 "$userns; this session is confined against it" "" -- \
+	status_lines "warning: unprivileged user" locked
+set_policy_file "policy = 1
+enforce = file"
+expect "user namespaces, enforced by the policy file" 0 "$userns; the enforcement here depends on it" "" -- \
+	status_lines "warning: unprivileged user" none
+set_policy_file -
+fake_sysctl user.max_user_namespaces 0
+expect "user.max_user_namespaces = 0: no warning" 0 "" "" -- status_lines "warning: unprivileged user" enforced
+fake_sysctl user.max_user_namespaces 5
+if [ "$clone" = "= 1" ]; then
+	fake_sysctl kernel.unprivileged_userns_clone 0
+	expect "kernel.unprivileged_userns_clone = 0: no warning" 0 "" "" -- \
+		status_lines "warning: unprivileged user" enforced
+else
+	ok "kernel.unprivileged_userns_clone: not in this kernel, so only user.max_user_namespaces counts"
+fi
+
+# ptrace.
+ptrace="warning: ptrace is not restricted"
+if fake_sysctl kernel.yama.ptrace_scope 1; then
+	expect "Yama scope 1" 0 \
+		"$ptrace (kernel.yama.ptrace_scope = 1): a tracer started by a user rewrites an interpreter's answers; the enforcement here depends on it (a tracer outside this session)" "" \
+		-- status_lines "$ptrace" locked
+	fake_sysctl kernel.yama.ptrace_scope 2
+	expect "Yama scope 2: no warning" 0 "" "" -- status_lines "$ptrace" locked
+else
+	expect "no Yama, enforced, not confined" 0 \
+		"$ptrace (no Yama): a tracer started by a user rewrites an interpreter's answers; the enforcement here depends on it" "" \
+		-- status_lines "$ptrace" enforced
+	expect "no Yama, a confined session" 0 \
+		"$ptrace (no Yama): a tracer started by a user rewrites an interpreter's answers; the enforcement here depends on it (a tracer outside this session)" "" \
+		-- status_lines "$ptrace" locked
+fi
+
+# memfds.
+memfd="warning: a user can make an executable memfd"
+if fake_sysctl vm.memfd_noexec 0; then
+	expect "vm.memfd_noexec = 0, policy 3" 0 \
+		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; the enforcement here depends on it" "" \
+		-- status_lines "$memfd" enforced
+	set_policy_file "policy = 1"
+	expect "vm.memfd_noexec = 0, policy 1" 0 \
+		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; policy 1 does not look at execute permission: memfds pass it regardless" "" \
+		-- status_lines "$memfd" enforced
+	set_policy_file -
+	fake_sysctl vm.memfd_noexec 2
+	expect "vm.memfd_noexec = 2: no warning" 0 "" "" -- status_lines "$memfd" enforced
+else
+	not_ok "vm.memfd_noexec exists (Linux 6.3 and later)"
+fi
+
+# check --explain warns only where a verdict is enforced.
+fake_sysctl user.max_user_namespaces 0
+fake_sysctl vm.memfd_noexec 2
+fake_sysctl kernel.yama.ptrace_scope 3
+printf '+\n' >"$TF_TMP/exec/x" && chmod 0755 "$TF_TMP/exec/x"
+verdict="$TF_TMP/exec/x: trusted for execution (policy 3, execveat(AT_EXECVE_CHECK))"
+if [ -e /proc/sys/kernel/yama/ptrace_scope ]; then
+	expect "check --explain, enforced, nothing open: no warning" 0 "$verdict" "" -- \
+		enforced "$TF" check --explain "$TF_TMP/exec/x"
+else
+	expect "check --explain, enforced, no Yama" 0 "$verdict" \
+		"trusted-for: $ptrace (no Yama): a tracer started by a user rewrites an interpreter's answers; the enforcement here depends on it" \
+		-- enforced "$TF" check --explain "$TF_TMP/exec/x"
+fi
+fake_sysctl user.max_user_namespaces 5
+expect "check --explain, nothing enforced: no warning" 0 "$verdict" "" -- \
+	"$TF" check --explain "$TF_TMP/exec/x"
+expect "check --explain, enforced: the warning on stderr" 0 "$verdict" "*" -- \
+	enforced "$TF" check --explain "$TF_TMP/exec/x"
+cp "$TF_TMP/err" "$TF_TMP/explain-err"
+expect "... naming user namespaces" 0 \
+	"trusted-for: $userns; the enforcement here depends on it" "" \
+	-- grep "user namespaces" "$TF_TMP/explain-err"
+done_testing

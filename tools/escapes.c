@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The machine's ways around enforcement (SECURITY.md): user namespaces, an
+ * unrestricted ptrace, executable memfds; whether this process's session is
+ * confined against the first two; and which of them the enforcement in
+ * force depends on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* A sysctl's integer value, or -1 when the kernel has no such knob. */
+static long sysctl(const char *path)
+{
+	char buf[32];
+	long value = -1;
+	FILE *f = fopen(path, "re");
+
+	if (f && fgets(buf, sizeof(buf), f))
+		sscanf(buf, "%ld", &value);
+	if (f)
+		fclose(f);
+	return value;
+}
+
+/*
+ * The confinement of trusted_for_confine_session(), recognised by answers
+ * the kernel alone never gives and that change nothing: setns() on no
+ * descriptor is EBADF, ptrace() of pid 0 is ESRCH; the filter says EPERM.
+ */
+static int confined(void)
+{
+	int userns, traced;
+
+	userns = syscall(SYS_setns, -1, CLONE_NEWUSER) < 0 && errno == EPERM;
+	traced = ptrace(PTRACE_PEEKDATA, 0, NULL, NULL) < 0 && errno == EPERM;
+	return userns && traced;
+}
+
+void print_session(FILE *out)
+{
+	fprintf(out, "session: %s\n", confined() ?
+		"confined: no user namespaces, no ptrace (seccomp filter)" :
+		"not confined");
+}
+
+/* Why the enforcement in force does or does not depend on one way out. */
+static const char *depends(const struct trusted_for_policy *p, int confined_here)
+{
+	if (!p->enforce)
+		return "nothing is enforced here";
+	if (confined_here)
+		return "this session is confined against it";
+	return "the enforcement here depends on it";
+}
+
+int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy *p)
+{
+	long clone = sysctl("/proc/sys/kernel/unprivileged_userns_clone");
+	long max = sysctl("/proc/sys/user/max_user_namespaces");
+	long apparmor = sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+	long yama = sysctl("/proc/sys/kernel/yama/ptrace_scope");
+	long memfd = sysctl("/proc/sys/vm/memfd_noexec");
+	int in_session = confined(), n = 0;
+	char yama_text[64];
+
+	if (clone != 0 && max != 0 && apparmor != 1) {
+		fprintf(out, "%swarning: unprivileged user namespaces are allowed "
+			"(user.max_user_namespaces = %ld, kernel.unprivileged_userns_clone %s): "
+			"in one the kernel clears the securebits and a user can mount over "
+			"the policy file; %s\n",
+			prefix, max, clone < 0 ? "absent" : "= 1",
+			depends(p, in_session));
+		n++;
+	}
+	if (yama < 2) {
+		if (yama < 0)
+			snprintf(yama_text, sizeof(yama_text), "no Yama");
+		else
+			snprintf(yama_text, sizeof(yama_text),
+				 "kernel.yama.ptrace_scope = %ld", yama);
+		/* The filter stops tracers inside the session, not outside. */
+		fprintf(out, "%swarning: ptrace is not restricted (%s): a tracer "
+			"started by a user rewrites an interpreter's answers; %s%s\n",
+			prefix, yama_text, depends(p, 0),
+			p->enforce && in_session ? " (a tracer outside this session)" : "");
+		n++;
+	}
+	if (memfd < 2) {
+		char memfd_text[64];
+
+		if (memfd < 0)
+			snprintf(memfd_text, sizeof(memfd_text), "no vm.memfd_noexec");
+		else
+			snprintf(memfd_text, sizeof(memfd_text), "vm.memfd_noexec = %ld", memfd);
+		fprintf(out, "%swarning: a user can make an executable memfd (%s), "
+			"which passes the execute-permission check; %s\n",
+			prefix, memfd_text,
+			!p->enforce ? "nothing is enforced here" :
+			p->policy & TRUSTED_FOR_POLICY_FILE ?
+				"the enforcement here depends on it" :
+				"policy 1 does not look at execute permission: memfds pass it regardless");
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,179 @@
+#!/bin/bash
+# The enforced session against the attacks that walk around it (SPEC section
+# 7, issue families 1 and 2), run for real: a new user namespace (unshare
+# -U, and unshare -Urm with a tmpfs over the policy file's directory), a
+# tracer that fakes the check (strace injecting execveat's answer under
+# policy 3, strace poking fstatfs's answer under policy 1, gdb returning 0
+# from trusted_for_allow_file), and a process of the same user writing an
+# interpreter's memory through /proc/PID/mem.
+#
+# Every attack runs under
+#   trusted-for run --restrict-file --deny-interactive --lock
+# with the policy file enforcing "file, interactive", as root and as uid
+# 65534, under check policy 1 and 3, against trusted-lua, trusted-python and
+# inc, and must end in the exact refusal.  Each has a control: the same
+# attack with the locked bits but without the confinement (--no-confine)
+# runs the noexec file, so that this test fails if an attack stops working
+# for some other reason.
+. "$TF_SRC/tests/lib.sh"
+. "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
+enter_private_namespace "$@"
+make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
+export LC_ALL=C
+unset TRUSTEDFOR_ENFORCE LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4
+unset PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT
+export PYTHONDONTWRITEBYTECODE=1
+
+TF=$TF_BUILD/tools/trusted-for
+X=$TF_TMP/exec N=$TF_TMP/noexec
+chmod 0777 "$X" "$N"
+export HOME=$X
+
+# The attacker's files, all on the noexec mount.
+printf 'print("EVIL RAN")\n' >"$N/evil.lua"
+printf 'print("EVIL RAN")\n' >"$N/evil.py"
+printf '+\n' >"$N/evil.inc" # prints 1
+printf 'set breakpoint pending on\nbreak trusted_for_allow_file\ncommands\nsilent\nreturn 0\ncontinue\nend\nrun\n' \
+	>"$N/return0.gdb"
+chmod 0755 "$N"/*
+declare -A launcher=(
+	[lua]=$TF_BUILD/interpreters/lua/trusted-lua
+	[python]=$TF_BUILD/interpreters/python/trusted-python
+	[inc]=$TF_BUILD/interpreters/inc/inc
+)
+declare -A evil=([lua]=$N/evil.lua [python]=$N/evil.py [inc]=$N/evil.inc)
+declare -A name=([lua]=trusted-lua [python]=trusted-python [inc]=inc)
+declare -A ran=([lua]="EVIL RAN" [python]="EVIL RAN" [inc]=1)
+
+# struct statfs as fstatfs() would fill it for a tmpfs without noexec:
+# f_type TMPFS_MAGIC, then ten zero words up to and including f_flags.
+POKE=94190201$(printf '0%.0s' {1..168})
+
+confined=("$TF" run --restrict-file --deny-interactive --lock --)
+unconfined=("$TF" run --restrict-file --deny-interactive --lock --no-confine --)
+declare -A as=([root]="" [nobody]="setpriv --reuid 65534 --regid 65534 --clear-groups --")
+
+# attack NAME: the attack's command, before the launcher and its file, in A.
+attack() {
+	case $1 in
+	unshare_U) A=(unshare -U) ;;
+	unshare_Urm) A=(unshare -Urm sh -c 'mount -t tmpfs none /etc && exec "$@"' sh) ;;
+	strace) if [ "$policy" = 3 ]; then
+			A=(strace -f -o /dev/null -e inject=execveat:retval=0)
+		else
+			A=(strace -f -o /dev/null -e "inject=fstatfs:poke_exit=@arg2=$POKE")
+		fi ;;
+	gdb) A=(gdb -nx -batch -q -x "$N/return0.gdb" --args) ;;
+	esac
+}
+
+# The lines that tell what happened: the evil output, the launcher's
+# refusal, and the tools' own refusals (their other lines hold pids and
+# addresses).
+outcome() {
+	"$@" 2>&1 | grep -E '^(EVIL RAN|1|trusted-(lua|python): .*|inc: .*|unshare: .*|strace: ptrace\(PTRACE_TRACEME, .*|warning: ptrace: .*)$'
+	return "${PIPESTATUS[0]}"
+}
+
+declare -A refusal=(
+	[unshare_U]="unshare: unshare failed: Operation not permitted"
+	[unshare_Urm]="unshare: unshare failed: Operation not permitted"
+	[strace]="strace: ptrace(PTRACE_TRACEME, ...): Operation not permitted"
+	[gdb]="warning: ptrace: Operation not permitted"
+)
+attacks=(unshare_U unshare_Urm strace gdb)
+for tool in strace gdb; do
+	command -v "$tool" >/dev/null || not_ok "$tool is installed (tools/install-deps.sh)"
+done
+
+enforcing="enforce = file,interactive"
+for policy in 1 3; do
+	set_policy_file "policy = $policy
+$enforcing" || { not_ok "policy file"; done_testing; }
+	if [ "$policy" = 3 ] && [ -z "${stdlib_done:-}" ]; then
+		# Debian's standard library is mode 0644: policy 3 refuses it.
+		trusted_stdlib "$X/py" || not_ok "an executable standard library"
+		stdlib_done=1
+	fi
+	for user in root nobody; do
+		for l in lua python inc; do
+			for a in "${attacks[@]}"; do
+				what="policy $policy, $user, $l, $a"
+				attack "$a"
+				# shellcheck disable=SC2086 # the prefix is words
+				expect "$what: refused in the confined session" 1 "${refusal[$a]}" "" -- \
+					outcome ${as[$user]} "${confined[@]}" "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
+				# In a new user namespace without a mapping, root's
+				# policy file is owned by the overflow uid and fails
+				# closed: unshare -U alone escapes the securebits only,
+				# so its control has no policy file.
+				[ "$a" = unshare_U ] && set_policy_file -
+				if [ "$a$policy$user" = strace1nobody ]; then
+					# strace pokes the buffer with process_vm_writev,
+					# then PTRACE_POKEDATA: both refused (EPERM, EIO)
+					# once the launcher is non-dumpable, to a tracer
+					# without CAP_SYS_PTRACE.  Registers stay open
+					# to it: see the gdb rows.
+					# shellcheck disable=SC2086
+					expect "$what: without the confinement, non-dumpable stops the poke" 126 \
+						"${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount" "" -- \
+						outcome ${as[$user]} "${unconfined[@]}" "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
+					continue
+				fi
+				# shellcheck disable=SC2086
+				expect "$what: control, runs without the confinement" 0 "${ran[$l]}" "" -- \
+					outcome ${as[$user]} "${unconfined[@]}" "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
+				[ "$a" = unshare_U ] && set_policy_file "policy = $policy
+$enforcing"
+			done
+		done
+	done
+done
+
+# /proc/PID/mem: another process of the same user (uid 65534) opens an
+# enforced launcher's memory for writing, while the launcher waits on its
+# standard input after its first check.  inc runs its whole file in one
+# read and cannot be made to wait.
+printf 'print("ready")\nio.stdout:flush()\nio.read()\n' >"$X/wait.lua"
+printf 'print("ready", flush=True)\ninput()\n' >"$X/wait.py"
+chmod 0755 "$X"/wait.*
+mem_open() {
+	setpriv --reuid 65534 --regid 65534 --clear-groups -- /usr/bin/python3.11 -c '
+import os, sys
+try:
+    os.close(os.open(f"/proc/{sys.argv[1]}/mem", os.O_RDWR))
+    print("opened")
+except OSError as e:
+    print(os.strerror(e.errno))' "$1"
+}
+# mem_try COMMAND...: the answer of a sibling to the launcher COMMAND runs.
+mem_try() {
+	local pid line answer
+	coproc W { exec setpriv --reuid 65534 --regid 65534 --clear-groups -- "$@"; }
+	pid=$W_PID
+	read -r line <&"${W[0]}"
+	if [ "$line" = ready ]; then answer=$(mem_open "$pid"); else answer="launcher said <$line>"; fi
+	echo >&"${W[1]}"
+	wait "$pid"
+	echo "$answer"
+}
+scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
+for policy in 1 3; do
+	for l in lua python; do
+		script=$X/wait.${l/python/py}
+		what="policy $policy, nobody, $l"
+		if [ "$scope" != 0 ]; then
+			not_run "$what: /proc/PID/mem" "Yama ptrace_scope $scope refuses the control too"
+			continue
+		fi
+		set_policy_file "policy = $policy
+$enforcing"
+		expect "$what: /proc/PID/mem of an enforced launcher is refused" 0 \
+			"Permission denied" "" -- mem_try "$TF" run --restrict-file --deny-interactive --lock -- \
+			"${launcher[$l]}" "$script"
+		set_policy_file "policy = $policy"
+		expect "$what: control, nothing enforced: it opens" 0 "opened" "" -- \
+			mem_try "${launcher[$l]}" "$script"
+	done
+done
+done_testing

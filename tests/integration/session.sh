@@ -14,7 +14,8 @@
 # inc, and must end in the exact refusal.  Each has a control: the same
 # attack with the locked bits but without the confinement (--no-confine)
 # runs the noexec file, so that this test fails if an attack stops working
-# for some other reason.
+# for some other reason.  A third run has the policy file alone, neither
+# securebits nor confinement: what a system-wide policy file can promise.
 . "$TF_SRC/tests/lib.sh"
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 enter_private_namespace "$@"
@@ -103,6 +104,22 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 				# shellcheck disable=SC2086 # the prefix is words
 				expect "$what: refused in the confined session" 1 "${refusal[$a]}" "" -- \
 					outcome ${as[$user]} "${confined[@]}" "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
+				# The policy file alone, no securebits, no confinement:
+				# a hidden file and a tracer get through (SECURITY.md);
+				# unshare -U alone shows root's file owned by the
+				# overflow uid, and it fails closed.
+				alone_status=0 alone_out=${ran[$l]}
+				if [ "$a" = unshare_U ]; then
+					alone_status=126
+					alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"
+					[ "$l$policy" = python1 ] &&
+						alone_out="trusted-python: /usr/lib/python3.11/encodings/__pycache__/__init__.cpython-311.pyc: not trusted for execution: no execute permission"
+				fi
+				[ "$a$policy$user" = strace1nobody ] &&
+					alone_status=126 alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"
+				# shellcheck disable=SC2086
+				expect "$what: the policy file alone" "$alone_status" "$alone_out" "" -- \
+					outcome ${as[$user]} "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
 				# In a new user namespace without a mapping, root's
 				# policy file is owned by the overflow uid and fails
 				# closed: unshare -U alone escapes the securebits only,

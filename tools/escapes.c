@@ -106,7 +106,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy
 			!p->enforce ? "nothing is enforced here" :
 			p->policy & TRUSTED_FOR_POLICY_FILE ?
 				"the enforcement here depends on it" :
-				"policy 1 does not look at execute permission: memfds pass it regardless");
+				"the enforcement here does not depend on it (policy 1 does not look at execute permission)");
 		n++;
 	}
 	return n;

@@ -88,7 +88,7 @@ if fake_sysctl vm.memfd_noexec 0; then
 		-- status_lines "$memfd" enforced
 	set_policy_file "policy = 1"
 	expect "vm.memfd_noexec = 0, policy 1" 0 \
-		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; policy 1 does not look at execute permission: memfds pass it regardless" "" \
+		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; the enforcement here does not depend on it (policy 1 does not look at execute permission)" "" \
 		-- status_lines "$memfd" enforced
 	set_policy_file -
 	fake_sysctl vm.memfd_noexec 2

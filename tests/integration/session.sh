@@ -147,6 +147,19 @@ $enforcing"
 	done
 done
 
+# A tracer outside the session, started by the user around the session's
+# starter: the filter binds the tracees' own calls, not the tracer, which
+# rewrites answers as it likes.  Only Yama's ptrace_scope 2 or 3 stops it
+# (SECURITY.md); a session started by a login is no user's tracee.
+set_policy_file "policy = 3
+$enforcing"
+for user in root nobody; do
+	# shellcheck disable=SC2086
+	expect "policy 3, $user, lua: a tracer around the confined session's starter gets through" 0 \
+		"EVIL RAN" "" -- outcome ${as[$user]} strace -f -o /dev/null -e inject=execveat:retval=0 \
+		"${confined[@]}" "${launcher[lua]}" "${evil[lua]}"
+done
+
 # /proc/PID/mem: another process of the same user (uid 65534) opens an
 # enforced launcher's memory for writing, while the launcher waits on its
 # standard input after its first check.  inc runs its whole file in one

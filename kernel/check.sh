@@ -55,10 +55,10 @@ exec 9>"$work/lock"
 flock 9
 
 # --- Debian packages -------------------------------------------------------
-# What the kernel build (tinyconfig, x86_64, objtool), the static test
-# program and the guest need.
+# What the kernel build (tinyconfig, x86_64, objtool, headers_install uses
+# rsync), the static test program and the guest need.
 packages="linux-source-6.12 qemu-system-x86 gcc make libc6-dev bc bison flex
-libelf-dev libssl-dev xz-utils patch"
+libelf-dev libssl-dev xz-utils patch rsync"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |

@@ -18,6 +18,11 @@
 tap_n=0
 tap_failed=0
 
+# Meson sets LD_LIBRARY_PATH for tests; the build's programs find their
+# library through their run path, and under file enforcement the launchers
+# refuse to start with LD_LIBRARY_PATH set (tests/integration/loaders.sh).
+unset LD_LIBRARY_PATH
+
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 
 not_ok() {

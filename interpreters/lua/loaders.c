@@ -26,7 +26,7 @@
 /* The registry field that holds the last refusal's message. */
 #define REFUSAL_KEY "trusted-lua.refusal"
 
-static int refused(lua_State *L, const struct trusted_for_verdict *v)
+int tl_refused(lua_State *L, const struct trusted_for_verdict *v)
 {
 	lua_pushstring(L, v->message);
 	lua_pushvalue(L, -1);
@@ -50,7 +50,7 @@ int tl_allow_interactive(lua_State *L, int fd, const char *what)
 	struct trusted_for_verdict v;
 
 	if (trusted_for_allow_interactive(fd, what, &v) < 0)
-		return refused(L, &v);
+		return tl_refused(L, &v);
 	return LUA_OK;
 }
 
@@ -156,7 +156,7 @@ static int load_fd(lua_State *L, int fd, const char *filename, const char *mode)
 
 	if (trusted_for_allow_file(fd, filename, &v) < 0) {
 		close(fd);
-		return refused(L, &v);
+		return tl_refused(L, &v);
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
@@ -236,13 +236,14 @@ static int checked_loadfile(lua_State *L)
  * the descriptor with the file name pushed, or -1 with the "no file" list
  * pushed.
  */
-static int open_in_path(lua_State *L, const char *name, const char *path)
+int tl_open_in_path(lua_State *L, const char *name, const char *path,
+		    const char *dirsep)
 {
 	const char *names, *p;
 	luaL_Buffer b;
 
 	if (strchr(name, '.'))
-		name = luaL_gsub(L, name, ".", LUA_DIRSEP);
+		name = luaL_gsub(L, name, ".", dirsep);
 	names = luaL_gsub(L, path, LUA_PATH_MARK, name);
 	for (p = names;;) {
 		size_t len = strcspn(p, LUA_PATH_SEP);
@@ -278,7 +279,7 @@ static int checked_searcher(lua_State *L)
 	lua_getfield(L, lua_upvalueindex(1), "path");
 	if (!lua_tostring(L, -1))
 		luaL_error(L, "'package.%s' must be a string", "path");
-	fd = open_in_path(L, name, lua_tostring(L, -1));
+	fd = tl_open_in_path(L, name, lua_tostring(L, -1), LUA_DIRSEP);
 	if (fd < 0)
 		return 1; /* the "no file" list */
 	filename = lua_tostring(L, -1);

@@ -4,6 +4,7 @@
 #define TRUSTED_LUA_LOADERS_H
 
 #include <lua.h>
+#include <trustedfor.h>
 
 /*
  * A status of our own, beside Lua's: the enforcement layer refused the code.
@@ -27,6 +28,26 @@ int tl_loadfilex(lua_State *L, const char *filename, const char *mode);
  * and pushes nothing.  fd is where the code comes from, or -1.
  */
 int tl_allow_interactive(lua_State *L, int fd, const char *what);
+
+/* Pushes v's message, remembers it as the last refusal; returns TL_REFUSED. */
+int tl_refused(lua_State *L, const struct trusted_for_verdict *v);
+
+/*
+ * package.searchpath's walk, opening each candidate once and keeping the
+ * descriptor of the first that opens: returns it with the file name
+ * pushed, or -1 with the "no file" list pushed.  Dots in name become
+ * dirsep.
+ */
+int tl_open_in_path(lua_State *L, const char *name, const char *path,
+		    const char *dirsep);
+
+/*
+ * Replaces the C searcher and the all-in-one searcher of require
+ * (package.searchers[3] and [4]) and package.loadlib with versions that
+ * load a shared object only from a descriptor the enforcement layer
+ * allowed (clib.c).
+ */
+void tl_install_c_loaders(lua_State *L);
 
 /* Is the value at idx the last refusal's message? */
 int tl_is_refusal(lua_State *L, int idx);

@@ -7,6 +7,8 @@
  *   LUA_INIT=@file              checked descriptor
  *   -l, require, dofile,        checked descriptor (loaders.c)
  *   loadfile
+ *   C modules: require,         checked descriptor, loaded as that very
+ *   package.loadlib             file (clib.c)
  *   -e, the REPL, LUA_INIT text interactive: refused under DENY_INTERACTIVE
  *
  * Everything else follows lua.c of Lua 5.4.4: options, the arg table, error
@@ -514,6 +516,7 @@ static int pmain(lua_State *L)
 	}
 	luaL_openlibs(L);
 	tl_install_loaders(L);
+	tl_install_c_loaders(L);
 	create_arg_table(L, argv, argc, script);
 	lua_gc(L, LUA_GCRESTART);
 	lua_gc(L, LUA_GCGEN, 0, 0);

@@ -43,6 +43,8 @@
 
 #include <trustedfor.h>
 
+#include "extensions.h"
+
 /* Exported by libpython3.11 but declared only in its internal headers. */
 extern int _Py_UnhandledKeyboardInterrupt;
 extern int _Py_HandleSystemExit(int *exitcode);
@@ -333,7 +335,8 @@ static int install_sourceless_guard(PyObject *idict)
 		fn = PyCFunction_NewEx(&sourceless_get_data_def, NULL, modname);
 	if (fn)
 		method = PyInstanceMethod_New(fn);
-	if (method && PyObject_SetAttrString(loader, "get_data", method) == 0)
+	if (method && PyObject_SetAttrString(loader, "get_data", method) == 0 &&
+	    tp_guard_extensions(ext, raise_not_trusted) == 0)
 		rc = 0;
 	if (rc == 0 && PyDict_SetItemString(idict, GUARD_KEY, Py_True) < 0)
 		rc = -1;

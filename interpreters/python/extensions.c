@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trusted-python: extension modules.  The import system hands an extension
+ * module's path to dlopen() (ExtensionFileLoader.create_module calls
+ * _imp.create_dynamic), and the dynamic loader runs code as soon as it maps
+ * the file: the initialisers of its init array, which need no executable
+ * segment of the file's own, so a noexec mount does not stop them.  An
+ * extension module is therefore a code file like a .py: _imp.create_dynamic
+ * is replaced, in every interpreter, by a C function that opens the file
+ * once, asks the enforcement layer about the descriptor, loads that very
+ * file (/proc/self/fd/N) and then lets CPython's own create_dynamic find it
+ * by that name among the loaded objects, so that everything else (PyInit
+ * lookup, single- and multi-phase init, messages) is CPython's.
+ */
+#define _GNU_SOURCE
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trustedfor.h>
+
+#include "../common/checked_dlopen.h"
+#include "extensions.h"
+
+static tp_refuse_fn refuse;
+static PyObject *original;	/* CPython's _imp.create_dynamic */
+/*
+ * (st_dev, st_ino) -> "/proc/self/fd/N" of every file loaded: CPython
+ * caches single-phase modules by (name, path), so the same file must keep
+ * the same name, as it keeps its path under CPython.
+ */
+static PyObject *loaded;
+
+/* ImportError(message, name=, path=), as create_dynamic raises it. */
+static void import_error(const char *message, PyObject *name, PyObject *path)
+{
+	PyObject *msg = PyUnicode_DecodeFSDefault(message);
+
+	if (msg) {
+		PyErr_SetImportError(msg, name, path);
+		Py_DECREF(msg);
+	}
+}
+
+/*
+ * Loads the file behind origin, checked; returns its /proc/self/fd/N name
+ * (new reference), or NULL with an exception set.
+ */
+static PyObject *load_checked(PyObject *name, PyObject *origin)
+{
+	struct trusted_for_verdict v;
+	PyObject *bytes, *flags_obj, *key = NULL, *fdpath = NULL;
+	char err[1024];
+	struct stat st;
+	int fd, kept, refused, flags;
+	void *handle;
+
+	flags_obj = PySys_GetObject("getdlopenflags");
+	flags = RTLD_NOW;
+	if (flags_obj) {
+		PyObject *r = PyObject_CallNoArgs(flags_obj);
+
+		if (!r)
+			return NULL;
+		flags = (int)PyLong_AsLong(r);
+		Py_DECREF(r);
+		if (PyErr_Occurred())
+			return NULL;
+	}
+	if (!PyUnicode_FSConverter(origin, &bytes))
+		return NULL;
+	fd = open(PyBytes_AS_STRING(bytes), O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		key = Py_BuildValue("(KK)", (unsigned long long)st.st_dev,
+				    (unsigned long long)st.st_ino);
+	if (fd >= 0 && !key) {
+		close(fd);
+		Py_DECREF(bytes);
+		return PyErr_Occurred() ? NULL : PyErr_SetFromErrno(PyExc_OSError);
+	}
+	/* The file was loaded before: check it again, keep its first name. */
+	if (key && (fdpath = PyDict_GetItemWithError(loaded, key))) {
+		if (trusted_for_allow_file(fd, PyBytes_AS_STRING(bytes), &v) < 0) {
+			refuse(v.message, origin);
+			fdpath = NULL;
+		} else {
+			Py_INCREF(fdpath);
+		}
+		close(fd);
+		goto out;
+	}
+	if (PyErr_Occurred())
+		goto out_close;
+	kept = fd;
+	handle = tf_checked_dlopen(fd, PyBytes_AS_STRING(bytes), flags, &v,
+				   &refused, err, sizeof(err));
+	fd = -1; /* taken over */
+	if (refused) {
+		refuse(v.message, origin);
+		goto out;
+	}
+	if (!handle) {
+		import_error(err, name, origin);
+		goto out;
+	}
+	/*
+	 * The handle and the descriptor stay: CPython's own dlopen() of the
+	 * same name finds the object loaded and takes another reference.
+	 */
+	fdpath = PyUnicode_FromFormat("/proc/self/fd/%d", kept);
+	if (fdpath && PyDict_SetItem(loaded, key, fdpath) < 0)
+		Py_CLEAR(fdpath);
+	goto out;
+out_close:
+	if (fd >= 0)
+		close(fd);
+out:
+	Py_XDECREF(key);
+	Py_DECREF(bytes);
+	return fdpath;
+}
+
+/* Puts origin back where CPython's create_dynamic saw the descriptor's name. */
+static void restore_path(PyObject *module, PyObject *fdpath, PyObject *origin)
+{
+	PyObject *type, *value, *tb, *file;
+
+	if (!module) {
+		PyErr_Fetch(&type, &value, &tb);
+		PyErr_NormalizeException(&type, &value, &tb);
+		if (value && PyObject_TypeCheck(value, (PyTypeObject *)PyExc_ImportError)) {
+			PyObject *path = PyObject_GetAttrString(value, "path");
+
+			if (path && PyObject_RichCompareBool(path, fdpath, Py_EQ) == 1)
+				PyObject_SetAttrString(value, "path", origin);
+			Py_XDECREF(path);
+			PyErr_Clear();
+		}
+		PyErr_Restore(type, value, tb);
+		return;
+	}
+	/* A single-phase module gets __file__ from the name it was loaded by. */
+	if (!PyModule_Check(module))
+		return;
+	file = PyObject_GetAttrString(module, "__file__");
+	if (file && PyObject_RichCompareBool(file, fdpath, Py_EQ) == 1)
+		PyObject_SetAttrString(module, "__file__", origin);
+	Py_XDECREF(file);
+	PyErr_Clear();
+}
+
+/* ModuleSpec(name, None, origin=origin) */
+static PyObject *spec_for(PyObject *bootstrap, PyObject *name, PyObject *origin)
+{
+	PyObject *cls, *args, *kwargs, *spec = NULL;
+
+	cls = PyObject_GetAttrString(bootstrap, "ModuleSpec");
+	args = cls ? PyTuple_Pack(2, name, Py_None) : NULL;
+	kwargs = args ? Py_BuildValue("{s:O}", "origin", origin) : NULL;
+	if (kwargs)
+		spec = PyObject_Call(cls, args, kwargs);
+	Py_XDECREF(kwargs);
+	Py_XDECREF(args);
+	Py_XDECREF(cls);
+	return spec;
+}
+
+/* _imp.create_dynamic(spec, file=None) */
+static PyObject *checked_create_dynamic(PyObject *self, PyObject *args)
+{
+	PyObject *spec, *file = NULL, *name = NULL, *origin = NULL;
+	PyObject *fdpath = NULL, *bootstrap = NULL, *proxy = NULL, *res = NULL;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "O|O:create_dynamic", &spec, &file))
+		return NULL;
+	name = PyObject_GetAttrString(spec, "name");
+	origin = name ? PyObject_GetAttrString(spec, "origin") : NULL;
+	if (!origin)
+		goto out;
+	if (!PyUnicode_Check(origin)) {
+		/* No file: CPython's own error.  A NULL file ends the
+		 * arguments: not given, as for the caller. */
+		res = PyObject_CallFunctionObjArgs(original, spec, file, NULL);
+		goto out;
+	}
+	fdpath = load_checked(name, origin);
+	if (!fdpath)
+		goto out;
+	/* A spec naming the descriptor, for create_dynamic's dlopen(). */
+	bootstrap = PyImport_ImportModule("_frozen_importlib");
+	if (bootstrap)
+		proxy = spec_for(bootstrap, name, fdpath);
+	/*
+	 * file, when given, is opened again by CPython (only its presence
+	 * matters to create_dynamic): it gets the descriptor's name too.
+	 */
+	if (proxy)
+		res = PyObject_CallFunctionObjArgs(original, proxy,
+						   file ? fdpath : NULL, NULL);
+	restore_path(res, fdpath, origin);
+out:
+	Py_XDECREF(proxy);
+	Py_XDECREF(bootstrap);
+	Py_XDECREF(fdpath);
+	Py_XDECREF(origin);
+	Py_XDECREF(name);
+	return res;
+}
+
+static PyMethodDef checked_create_dynamic_def = {
+	"create_dynamic", checked_create_dynamic, METH_VARARGS,
+	"create_dynamic(spec, file=None)\n--\n\n"
+	"Create an extension module from a file that trustedfor allowed.",
+};
+
+int tp_guard_extensions(PyObject *importlib_external, tp_refuse_fn refuse_fn)
+{
+	PyObject *imp, *current, *modname, *fn;
+	int rc = -1;
+
+	refuse = refuse_fn;
+	if (!loaded && !(loaded = PyDict_New()))
+		return -1;
+	imp = PyObject_GetAttrString(importlib_external, "_imp");
+	if (!imp)
+		return -1;
+	current = PyObject_GetAttrString(imp, "create_dynamic");
+	if (!current)
+		goto out;
+	/* Every interpreter has its own _imp, with the same builtin in it. */
+	if (PyCFunction_Check(current) &&
+	    PyCFunction_GET_FUNCTION(current) == (PyCFunction)checked_create_dynamic) {
+		rc = 0;
+		goto out;
+	}
+	if (!original) {
+		original = current;
+		Py_INCREF(original);
+	}
+	modname = PyUnicode_FromString("_trustedfor");
+	fn = modname ? PyCFunction_NewEx(&checked_create_dynamic_def, NULL, modname) : NULL;
+	if (fn && PyObject_SetAttrString(imp, "create_dynamic", fn) == 0)
+		rc = 0;
+	Py_XDECREF(fn);
+	Py_XDECREF(modname);
+out:
+	Py_XDECREF(current);
+	Py_DECREF(imp);
+	return rc;
+}

@@ -1,0 +1,159 @@
+#!/bin/bash
+# The dynamic loader is an interpreter too.  A data-only shared object (no
+# executable segment: it maps from a noexec mount) runs code through its
+# init array, which points at a function of a library it depends on:
+# libpython's Py_BytesMain runs the process's own argv as a python command
+# line (N/evil.py), libc's _exit ends the process with status argc.  The
+# objects are built here (tests/data-only-object.py).
+#
+# Every way a launcher maps a shared object, under
+# "trusted-for run --restrict-file --deny-interactive --lock" with a policy
+# file that enforces file,interactive, as root and as uid 65534, under check
+# policy 1 and 3: each is refused with the exact message.  The same commands
+# without enforcement run the object's code, so the refusals are real.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+make_mounts || { not_ok "mount the test tmpfs"; done_testing; }
+
+export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
+unset TRUSTEDFOR_ENFORCE LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH \
+	LUA_CPATH_5_4 PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT \
+	PYTHONSAFEPATH LD_PRELOAD LD_AUDIT GCONV_PATH
+lua=$TF_BUILD/interpreters/lua/trusted-lua
+py=$TF_BUILD/interpreters/python/trusted-python
+inc=$TF_BUILD/interpreters/inc/inc
+tf=$TF_BUILD/tools/trusted-for
+X=$TF_TMP/exec N=$TF_TMP/noexec
+export HOME=$X/home
+mkdir -p "$HOME"
+ENF=("$tf" run --restrict-file --deny-interactive --lock --)
+not="not trusted for execution"
+pyext=pwn.cpython-311-x86_64-linux-gnu.so
+ldso=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+liblua=$(ls /usr/lib/*/liblua5.4.so.0 | head -n 1)
+
+# --- the objects and the scripts ------------------------------------------
+gen() { /usr/bin/python3.11 "$TF_SRC/tests/data-only-object.py" "$@"; }
+gen "$N/pwn.so" libpython3.11.so.1.0 Py_BytesMain &&
+	cp "$N/pwn.so" "$N/a.so" &&
+	cp "$N/pwn.so" "$N/liblua5.4.so.0" &&
+	gen "$N/exit.so" libc.so.6 _exit &&
+	cp "$N/exit.so" "$N/$pyext" || not_ok "build the data-only objects"
+printf 'import os\nos.write(1, b"EVIL RAN\\n")\nos._exit(42)\n' >"$N/evil.py"
+chmod 0755 "$N"/*
+printf 'require("pwn")\nprint("not reached")\n' >"$X/req.lua"
+printf 'print(package.loadlib(os.getenv("OBJ"), "*"))\n' >"$X/loadlib.lua"
+printf 'print("ok")\n' >"$X/ok.lua"
+printf 'print(pcall(require, "pwn"))\n' >"$X/pcall.lua"
+printf 'import _json, math\nprint("ok")\n' >"$X/ok.py"
+printf '%s\n' 'import sys' 'sys.path.insert(0, sys.argv[1])' 'try:' '    import pwn' \
+	'except ImportError as e:' '    print(f"{type(e).__name__}: {e}")' '    sys.exit(0)' \
+	'print("not reached")' >"$X/imp.py"
+# A real shared object, executable and not.
+cp "$liblua" "$X/lib.so" && cp "$liblua" "$X/noperm.so"
+chmod 0755 "$X"/* && chmod 0644 "$X/noperm.so"
+
+as_root() { "$@"; }
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+# The loader's warning for a replaced liblua without symbol versions: it
+# maps the object, then the launcher's first code runs.
+nover="$lua: $N/liblua5.4.so.0: no version information available (required by $lua)"
+# e WHAT STATUS STDOUT STDERR COMMAND...
+e() { expect "$who, policy $p: $1" "$2" "$3" "$4" -- "${@:5}"; }
+
+# The attacks without enforcement: the object's code runs.
+controls() {
+	local as=as_$who
+	e "control: LUA_CPATH -lpwn runs the object" 42 "EVIL RAN" "*" \
+		$as env LUA_CPATH="$N/?.so" "$lua" -W -lpwn "$N/evil.py"
+	e "control: require 'a.b' (all-in-one searcher) runs it" 42 "EVIL RAN" "*" \
+		$as env LUA_CPATH="$N/?.so" "$lua" -W -la.b "$N/evil.py"
+	e "control: package.loadlib runs it" 42 "EVIL RAN" "*" \
+		with_stdin "$N/evil.py" $as env OBJ="$N/pwn.so" "$lua" -W "$X/loadlib.lua"
+	e "control: a trusted script's require runs it" 42 "EVIL RAN" "*" \
+		with_stdin "$N/evil.py" $as env LUA_CPATH="$N/?.so" "$lua" -W "$X/req.lua"
+	e "control: a python extension module runs it (_exit(argc))" 3 "" "" \
+		$as "$py" "$X/imp.py" "$N"
+	e "control: LD_PRELOAD into trusted-lua runs it" 42 "EVIL RAN" "" \
+		$as env LD_PRELOAD="$N/pwn.so" "$lua" "$N/evil.py"
+	e "control: LD_PRELOAD into inc runs it" 42 "EVIL RAN" "" \
+		$as env LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
+	e "control: LD_PRELOAD into trusted-python runs it (_exit(argc))" 2 "" "" \
+		$as env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
+	e "control: LD_LIBRARY_PATH replaces liblua" 42 "EVIL RAN" "$nover" \
+		$as env LD_LIBRARY_PATH="$N" "$lua" "$N/evil.py"
+}
+
+cases() {
+	local as=as_$who
+	local lua_no="trusted-lua: $N/pwn.so: $not: noexec mount"
+	local var="$not: a loader variable, refused under file enforcement"
+
+	# Lua: the C searcher, the all-in-one searcher, package.loadlib.
+	e "LUA_CPATH -lpwn" 126 "" "$lua_no" \
+		$as "${ENF[@]}" env LUA_CPATH="$N/?.so" "$lua" -W -lpwn "$N/evil.py"
+	e "require 'a.b' through the all-in-one searcher" 126 "" \
+		"trusted-lua: $N/a.so: $not: noexec mount" \
+		$as "${ENF[@]}" env LUA_CPATH="$N/?.so" "$lua" -W -la.b "$N/evil.py"
+	e "package.loadlib" 126 "" "$lua_no" \
+		with_stdin "$N/evil.py" $as "${ENF[@]}" env OBJ="$N/pwn.so" "$lua" -W "$X/loadlib.lua"
+	e "a trusted script's require" 126 "" "$lua_no" \
+		with_stdin "$N/evil.py" $as "${ENF[@]}" env LUA_CPATH="$N/?.so" "$lua" -W "$X/req.lua"
+	e "the refusal of a C module is a Lua error" 0 "false	$N/pwn.so: $not: noexec mount" "" \
+		$as "${ENF[@]}" env LUA_CPATH="$N/?.so" "$lua" "$X/pcall.lua"
+	e "a trusted C module loads" 0 "true" "" \
+		$as "${ENF[@]}" env OBJ="$X/lib.so" "$lua" "$X/loadlib.lua"
+	# Python: extension modules on every import path.
+	e "python extension module on sys.path" 0 \
+		"NotTrustedError: $N/$pyext: $not: noexec mount" "" \
+		$as "${ENF[@]}" "$py" "$X/imp.py" "$N"
+	e "python extension module on PYTHONPATH" 0 \
+		"NotTrustedError: $N/$pyext: $not: noexec mount" "" \
+		$as "${ENF[@]}" env PYTHONPATH="$N" "$py" "$X/imp.py" "$X"
+	e "python's own extension modules load" 0 "ok" "" \
+		$as "${ENF[@]}" "$py" "$X/ok.py"
+	# The loader's variables, into every launcher.
+	e "LD_PRELOAD into trusted-lua" 126 "" "$lua_no" \
+		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$lua" "$N/evil.py"
+	e "LD_PRELOAD into inc" 126 "" "inc: $N/pwn.so: $not: noexec mount" \
+		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
+	e "LD_PRELOAD into trusted-python" 126 "" \
+		"trusted-python: $N/exit.so: $not: noexec mount" \
+		$as "${ENF[@]}" env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
+	e "ld.so --preload into trusted-lua" 126 "" "$lua_no" \
+		$as "${ENF[@]}" "$ldso" --preload "$N/pwn.so" "$lua" "$N/evil.py"
+	e "LD_LIBRARY_PATH into trusted-lua" 126 "" "$nover
+trusted-lua: LD_LIBRARY_PATH: $var" \
+		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$lua" "$N/evil.py"
+	e "LD_LIBRARY_PATH into inc" 126 "" "inc: LD_LIBRARY_PATH: $var" \
+		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$inc" "$N/evil.py"
+	e "LD_LIBRARY_PATH into trusted-python" 126 "" "trusted-python: LD_LIBRARY_PATH: $var" \
+		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$py" "$X/ok.py"
+	e "GCONV_PATH into trusted-lua" 126 "" "trusted-lua: GCONV_PATH: $var" \
+		$as "${ENF[@]}" env GCONV_PATH="$N" "$lua" "$X/ok.lua"
+	# What still gets through: the loader runs an audit object's
+	# initialisers before any code of the program (SECURITY.md).
+	e "known gap: LD_AUDIT runs before the launcher can refuse" 42 "EVIL RAN" "*" \
+		$as "${ENF[@]}" env LD_AUDIT="$N/pwn.so" "$lua" "$N/evil.py"
+	if [ "$p" = 3 ]; then
+		e "a C module without execute permission" 126 "" \
+			"trusted-lua: $X/noperm.so: $not: no execute permission" \
+			$as "${ENF[@]}" env OBJ="$X/noperm.so" "$lua" "$X/loadlib.lua"
+	fi
+}
+
+. "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
+for p in 1 3; do
+	if [ "$p" = 3 ] && ! trusted_stdlib "$X"; then
+		not_ok "policy 3: make an executable copy of the standard library"
+		continue
+	fi
+	for who in root nobody; do
+		set_policy_file "policy = $p" || not_ok "policy file"
+		controls
+		set_policy_file "policy = $p
+enforce = file,interactive" || not_ok "policy file"
+		cases
+	done
+done
+done_testing

@@ -135,6 +135,9 @@ trusted-lua: LD_LIBRARY_PATH: $var" \
 	# initialisers before any code of the program (SECURITY.md).
 	e "known gap: LD_AUDIT runs before the launcher can refuse" 42 "EVIL RAN" "*" \
 		$as "${ENF[@]}" env LD_AUDIT="$N/pwn.so" "$lua" "$N/evil.py"
+	# And any other dynamically linked program, enlightened or not.
+	e "known gap: LD_PRELOAD into /bin/true runs the object" 42 "EVIL RAN" "" \
+		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" /bin/true "$N/evil.py"
 	if [ "$p" = 3 ]; then
 		e "a C module without execute permission" 126 "" \
 			"trusted-lua: $X/noperm.so: $not: no execute permission" \

@@ -48,6 +48,7 @@ bench: build
 	bench/run.sh $(BUILD)
 	bench/lua/require.sh $(BUILD)
 	bench/python/imports.sh $(BUILD)
+	bench/loaders/startup.sh $(BUILD)
 	kernel/check.sh --bench
 
 install: build

@@ -40,16 +40,16 @@ names=() cmds=() refs=()
 # Every command goes through env, so that the LD_PRELOAD rows pay for the
 # same extra exec as their references.
 add() { names+=("$1"); refs+=("$2"); cmds+=("env $3"); }
-add "lua5.4" 0 "lua5.4 $dir/ok.lua"
+add "lua5.4" 0 "/usr/bin/lua5.4 $dir/ok.lua"
 add "trusted-lua" 0 "$lua $dir/ok.lua"
 add "static stub, then trusted-lua" 1 "$stub $lua $dir/ok.lua"
 add "trusted-lua, LD_PRELOAD=libm (every object checked)" 1 "LD_PRELOAD=$libm $lua $dir/ok.lua"
-add "lua5.4, LD_PRELOAD=libm" 0 "LD_PRELOAD=$libm lua5.4 $dir/ok.lua"
-add "python3.11 -S" 5 "python3.11 -S $dir/ok.py"
+add "lua5.4, LD_PRELOAD=libm" 0 "LD_PRELOAD=$libm /usr/bin/lua5.4 $dir/ok.lua"
+add "python3.11 -S" 5 "/usr/bin/python3.11 -S $dir/ok.py"
 add "trusted-python -S" 5 "$py -S $dir/ok.py"
 add "static stub, then trusted-python -S" 6 "$stub $py -S $dir/ok.py"
 add "trusted-python -S, LD_PRELOAD=libm (every object checked)" 6 "LD_PRELOAD=$libm $py -S $dir/ok.py"
-add "python3.11 -S, 20 extension modules" 9 "python3.11 -S $dir/exts.py"
+add "python3.11 -S, 20 extension modules" 9 "/usr/bin/python3.11 -S $dir/exts.py"
 add "trusted-python -S, 20 extension modules" 9 "$py -S $dir/exts.py"
 
 n=${#cmds[@]}

@@ -19,6 +19,10 @@
  *    a C function that reads through io.open_code(), before the first
  *    import can find a file.  Unlike the rest, trusted Python code could
  *    assign another method: CPython raises no audit event for that.
+ *  - Extension modules: the same hook replaces _imp.create_dynamic with a
+ *    function that checks the file and loads that descriptor
+ *    (extensions.c); the loader's variables are judged before any shared
+ *    object's initialiser runs (../common/loader_guard.c).
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
  * statuses.  A refused main entry point prints one line "PROG: MESSAGE" and

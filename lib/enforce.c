@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <syslog.h>
@@ -71,19 +72,34 @@ static void log_verdict(const struct trusted_for_verdict *v, const char *kind,
  * A process that enforces must not have its memory written by another
  * process of the same user: /proc/PID/mem, ptrace and process_vm_writev()
  * follow the ptrace access rules, which refuse a non-dumpable target to
- * anyone without CAP_SYS_PTRACE.  Done at the first enforced decision,
- * before any code it allows runs; an execve() makes the new program
- * dumpable again, and it protects itself the same way.  The kernel fails
- * PR_SET_DUMPABLE only for a value other than 0 or 1.
+ * anyone without CAP_SYS_PTRACE.  An execve() makes the new program
+ * dumpable again, so each program protects itself: before main() when its
+ * securebits or environment ask for enforcement (protect_from_start), and
+ * at its first enforced decision otherwise (a policy file is not read
+ * before main()), in both cases before any code it allows runs.  The
+ * kernel fails PR_SET_DUMPABLE only for a value other than 0 or 1.
  */
-static void protect_memory(const struct trusted_for_policy *p)
-{
-	static atomic_int done;
+static atomic_int protected_memory;
 
-	if (!p->enforce || atomic_load(&done))
+static void protect_memory(unsigned int enforce)
+{
+	if (!enforce || atomic_load(&protected_memory))
 		return;
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	atomic_store(&done, 1);
+	atomic_store(&protected_memory, 1);
+}
+
+__attribute__((constructor)) static void protect_from_start(void)
+{
+	int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	const char *env = getenv("TRUSTEDFOR_ENFORCE");
+	unsigned int from_env = 0;
+
+	/* As the policy layer reads it: what does not parse enforces. */
+	if (env && *env && tf_enforce_parse(env, &from_env) < 0)
+		from_env = 1;
+	protect_memory(from_env || (bits > 0 && (bits & (SECBIT_EXEC_RESTRICT_FILE |
+							  SECBIT_EXEC_DENY_INTERACTIVE))));
 }
 
 static int decide(struct trusted_for_verdict *v, const struct trusted_for_policy *p,
@@ -105,7 +121,7 @@ TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 	struct trusted_for_policy p;
 
 	trusted_for_get_policy(&p);
-	protect_memory(&p);
+	protect_memory(p.enforce);
 	if (!name)
 		name = "(descriptor)";
 	tf_check(fd, p.policy, p.backend, name, v);
@@ -119,7 +135,7 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 	int r;
 
 	trusted_for_get_policy(&p);
-	protect_memory(&p);
+	protect_memory(p.enforce);
 	if (!name)
 		name = fd < 0 ? "(interactive)" : "(descriptor)";
 	if (fd >= 0) {

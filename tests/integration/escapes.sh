@@ -120,4 +120,34 @@ cp "$TF_TMP/err" "$TF_TMP/explain-err"
 expect "... naming user namespaces" 0 \
 	"trusted-for: $userns; the enforcement here depends on it" "" \
 	-- grep "user namespaces" "$TF_TMP/explain-err"
+# What vm.memfd_noexec = 2 closes: under 0 a user's memfd holding code
+# passes the kernel's check (policy 3, judged by its mode); under 2 it
+# cannot be made executable and is refused.  The knob belongs to the pid
+# namespace (a child may only raise it), so a new one changes nothing on
+# the host.
+memfd_check() {
+	# The real knob, from under the files bind-mounted over it above.
+	unshare --pid --fork --mount sh -c 'while umount /proc/sys/vm/memfd_noexec 2>/dev/null; do :; done
+		echo "$1" >/proc/sys/vm/memfd_noexec &&
+		exec setpriv --reuid 65534 --regid 65534 --clear-groups -- /usr/bin/python3.11 -c "$2" "$3"' \
+		sh "$1" '
+import os, subprocess, sys
+fd = os.memfd_create("code", 0)
+os.write(fd, b"+\n")
+try:
+    os.fchmod(fd, 0o755)
+except OSError as e:
+    print("chmod:", os.strerror(e.errno))
+r = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY)
+os.close(fd)
+sys.exit(subprocess.run([sys.argv[1], "check", "--explain", "--policy", "3", f"/dev/fd/{r}"], pass_fds=[r]).returncode)' "$TF"
+}
+if [ -e /proc/sys/vm/memfd_noexec ]; then
+	expect "vm.memfd_noexec = 0: a user's executable memfd passes policy 3" 0 \
+		"/dev/fd/4: trusted for execution (policy 3, execveat(AT_EXECVE_CHECK))" "" -- memfd_check 0
+	expect "vm.memfd_noexec = 2: it cannot be made executable, and is refused" 1 \
+		"chmod: Operation not permitted
+/dev/fd/4: not trusted for execution: no execute permission: uid 65534 (policy 3, execveat(AT_EXECVE_CHECK))" "" \
+		-- memfd_check 2
+fi
 done_testing

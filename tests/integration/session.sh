@@ -206,4 +206,26 @@ $enforcing"
 			mem_try "${launcher[$l]}" "$script"
 	done
 done
+
+# Before main(): a launcher started with enforcement in its securebits or
+# its environment is non-dumpable from its library's constructor on, so the
+# window after execve() ends before any of its own code runs.  gdb stops it
+# at main and asks prctl(PR_GET_DUMPABLE) in it.
+printf 'break main\nrun\nprint (int)prctl(3, 0, 0, 0, 0)\nkill\n' >"$X/dumpable.gdb"
+dumpable_at_main() {
+	"$@" 2>&1 | grep -E '^\$1 = '
+}
+set_policy_file "policy = 3"
+for l in lua python inc; do
+	what="nobody, $l"
+	expect "$what: not dumpable at main under the securebits" 0 '$1 = 0' "" -- \
+		dumpable_at_main setpriv --reuid 65534 --regid 65534 --clear-groups -- \
+		"$TF" run --restrict-file -- gdb -nx -batch -q -x "$X/dumpable.gdb" --args "${launcher[$l]}" /dev/null
+	expect "$what: not dumpable at main with TRUSTEDFOR_ENFORCE" 0 '$1 = 0' "" -- \
+		dumpable_at_main setpriv --reuid 65534 --regid 65534 --clear-groups -- \
+		env TRUSTEDFOR_ENFORCE=interactive gdb -nx -batch -q -x "$X/dumpable.gdb" --args "${launcher[$l]}" /dev/null
+	expect "$what: control, dumpable at main when nothing is enforced" 0 '$1 = 1' "" -- \
+		dumpable_at_main setpriv --reuid 65534 --regid 65534 --clear-groups -- \
+		env TRUSTEDFOR_ENFORCE=none gdb -nx -batch -q -x "$X/dumpable.gdb" --args "${launcher[$l]}" /dev/null
+done
 done_testing

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -111,15 +112,32 @@ static const char *file_type(mode_t mode)
 	return "unknown file type";
 }
 
-static const char *kernel_internal_fs(long type)
+/*
+ * Every memfd lives on the kernel's internal tmpfs, whose device number no
+ * mount shows and no other file gets: a name reading "/memfd:", a zero link
+ * count and working seals can all be had on a deleted tmpfs file of one's
+ * own, but that device only through memfd_create().  Learnt once from a
+ * memfd of our own; 0 when it cannot be (then no descriptor is a memfd).
+ */
+static dev_t memfd_device(void)
 {
-	switch (type) {
-	case PROC_SUPER_MAGIC: return "procfs";
-	case SYSFS_MAGIC: return "sysfs";
-	case CGROUP_SUPER_MAGIC: return "cgroupfs";
-	case CGROUP2_SUPER_MAGIC: return "cgroup2fs";
-	}
-	return NULL;
+	static _Atomic dev_t known;
+	dev_t dev = known;
+	struct stat st;
+	int fd;
+
+	if (dev)
+		return dev;
+	/* NOEXEC_SEAL: vm.memfd_noexec = 2 refuses a memfd without it. */
+	fd = memfd_create("trustedfor-probe", MFD_CLOEXEC | MFD_NOEXEC_SEAL);
+	if (fd < 0 && errno == EINVAL)
+		fd = memfd_create("trustedfor-probe", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0)
+		known = dev = st.st_dev;
+	close(fd);
+	return dev;
 }
 
 /*
@@ -128,17 +146,14 @@ static const char *kernel_internal_fs(long type)
  * without counting as a writer (the kernel allocates it as a pseudo file),
  * so the kernel judges it by its mode alone, and so does the emulation.
  */
-static int opened_for_writing(int fd, int fl, const struct stat *st)
+static int opened_for_writing(int fl, const struct stat *st)
 {
-	char self[32], target[16];
-	ssize_t n;
+	dev_t memfd;
 
 	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_RDONLY)
 		return 0;
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	n = readlink(self, target, sizeof(target));
-	return !(st->st_nlink == 0 && n >= 7 && !memcmp(target, "/memfd:", 7) &&
-		 fcntl(fd, F_GET_SEALS) >= 0);
+	memfd = memfd_device();
+	return !memfd || st->st_dev != memfd;
 }
 
 static int deny(struct trusted_for_verdict *v, enum trusted_for_reason reason,
@@ -173,7 +188,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 				 file_type(st.st_mode));
 		return deny(v, TRUSTED_FOR_NOT_REGULAR, EACCES);
 	}
-	internal = kernel_internal_fs(sfs.f_type);
+	internal = tf_kernel_internal_fs(sfs.f_type);
 	if (internal) {
 		if (explain)
 			snprintf(v->detail, sizeof(v->detail), "%s", internal);
@@ -181,6 +196,13 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 	}
 	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && (sfs.f_flags & ST_NOEXEC))
 		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
+	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && !tf_fs_holds_code(sfs.f_type)) {
+		if (explain)
+			snprintf(v->detail, sizeof(v->detail),
+				 "filesystem type 0x%lx, not known to hold code",
+				 (unsigned long)(unsigned int)sfs.f_type);
+		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
+	}
 	if (policy & TRUSTED_FOR_POLICY_FILE) {
 		const char *why;
 		int r = tf_exec_permission(fd, &st, sfs.f_flags & ST_NOEXEC, &why);
@@ -199,7 +221,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 			return deny(v, TRUSTED_FOR_ERROR, error);
 		}
 	}
-	if (opened_for_writing(fd, fl, &st))
+	if (opened_for_writing(fl, &st))
 		return deny(v, TRUSTED_FOR_WRITE_OPEN, ETXTBSY);
 	return 0;
 }

@@ -34,6 +34,10 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 		       const char **why);
 int tf_acl_allows(const void *acl, size_t n, const struct stat *st);
 
+/* filesystems.c: f_type magic numbers */
+const char *tf_kernel_internal_fs(long type);
+int tf_fs_holds_code(long type);
+
 /* mount_point.c */
 int tf_mount_point(int fd, char *buf, size_t size);
 

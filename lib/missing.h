@@ -22,6 +22,10 @@
 #define SECBIT_EXEC_DENY_INTERACTIVE_LOCKED (1U << 11)
 #endif
 
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U /* Linux 6.3 */
+#endif
+
 #ifndef PR_GET_SECUREBITS
 #define PR_GET_SECUREBITS 27
 #endif

@@ -4,8 +4,10 @@
  * with more than 256 supplementary groups, with more than 1024 ACL entries,
  * an ACL shorter than its header, CAP_DAC_OVERRIDE on a file whose owner is
  * not mapped in the caller's user namespace, and faccessat2 filtered with
- * EPERM or ENOSYS.  Where the kernel's check can judge the same file (on an
- * exec mount), the emulation must give its answer.
+ * EPERM or ENOSYS; a file on mqueue (a pseudo-filesystem the kernel never
+ * executes from, which fstatvfs() does not call noexec) and a deleted tmpfs
+ * file opened for writing, dressed up as a memfd.  Where the kernel's check
+ * can judge the same file, the emulation must give its answer.
  */
 #include "../tap.h"
 
@@ -313,6 +315,134 @@ static void filtered(void *arg)
 	expect_file(who, "other-x", 0, 0);
 }
 
+/* Pseudo-filesystems: the kernel-internal ones are never trusted. */
+static void mqueue(void *arg)
+{
+	int nobody = *(int *)arg;
+	const char *who = nobody ? "uid 65534" : "root";
+	struct trusted_for_verdict v;
+	char path[512];
+	int fd;
+
+	if (nobody)
+		become(1);
+	snprintf(path, sizeof(path), "%s/mq/queue", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tap_bail(path);
+	for (unsigned int policy = 1; policy < 4; policy++) {
+		tf_check(fd, policy, TRUSTED_FOR_BACKEND_EMULATED, "queue", &v);
+		tap_is_int(v.error, EACCES, "%s: mqueue file, mode 0755: emulated, policy %u",
+			   who, policy);
+		tap_is_int(v.reason, TRUSTED_FOR_KERNEL_INTERNAL,
+			   "%s: ... reason kernel-internal file", who);
+		tap_is_str(v.detail, "mqueue", "%s: ... detail names the filesystem", who);
+	}
+	if (execve_check) {
+		tf_check(fd, 3, TRUSTED_FOR_BACKEND_EXECVE_CHECK, "queue", &v);
+		tap_is_int(v.error, EACCES, "%s: mqueue file: AT_EXECVE_CHECK agrees", who);
+	} else {
+		tap_not_run("mqueue file", "no AT_EXECVE_CHECK in this kernel");
+	}
+	close(fd);
+}
+
+static void filesystem_table(void)
+{
+	static const struct { long magic; int code; const char *what; } rows[] = {
+		{ 0x01021997, 1, "9p (a guest sharing the host's root)" },
+		{ 0x65735546, 1, "fuse and virtiofs" },
+		{ 0x01021994, 1, "tmpfs" },
+		{ 0xef53, 1, "ext4" },
+		{ 0x794c7630, 1, "overlayfs" },
+		{ 0x19800202, 0, "mqueue" },
+		{ 0x9fa0, 0, "procfs" },
+		{ 0x958458f6, 0, "hugetlbfs" },
+		{ 0x12345678, 0, "an unknown filesystem" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		tap_is_int(tf_fs_holds_code(rows[i].magic), rows[i].code,
+			   "%s %s code", rows[i].what,
+			   rows[i].code ? "holds" : "does not hold");
+}
+
+/*
+ * A deleted tmpfs file, opened for writing, whose /proc/self/fd link reads
+ * "/memfd:...": the kernel sees a writer (ETXTBSY), and so must the
+ * emulation; a real memfd is still judged by its mode alone.
+ */
+static void fake_memfd(void *arg)
+{
+	int nobody = *(int *)arg;
+	const char *who = nobody ? "uid 65534" : "root";
+	struct trusted_for_verdict v;
+	char path[512], link[64], target[128] = "";
+	int fd, memfd;
+
+	snprintf(path, sizeof(path), "%s/jail", dir);
+	if (chroot(path) < 0 || chdir("/") < 0)
+		tap_bail("chroot");
+	if (nobody)
+		become(1);
+	snprintf(path, sizeof(path), "/memfd:%s", nobody ? "nobody" : "root");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || unlink(path) < 0)
+		tap_bail(path);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if (readlink(link, target, sizeof(target) - 1) < 0)
+		tap_bail(link);
+	tap_ok(!strncmp(target, "/memfd:", 7), "%s: the deleted file's link reads %s",
+	       who, target);
+	tf_check(fd, 3, TRUSTED_FOR_BACKEND_EMULATED, "fake", &v);
+	tap_is_int(v.error, ETXTBSY, "%s: fake memfd opened O_RDWR: emulated: ETXTBSY", who);
+	tap_is_int(v.reason, TRUSTED_FOR_WRITE_OPEN, "%s: ... reason open for writing", who);
+	if (execve_check) {
+		tf_check(fd, 3, TRUSTED_FOR_BACKEND_EXECVE_CHECK, "fake", &v);
+		tap_is_int(v.error, ETXTBSY, "%s: fake memfd: AT_EXECVE_CHECK agrees", who);
+	} else {
+		tap_not_run("fake memfd", "no AT_EXECVE_CHECK in this kernel");
+	}
+	close(fd);
+	memfd = memfd_create("x", MFD_CLOEXEC);
+	if (memfd < 0 || fchmod(memfd, 0755) < 0)
+		tap_bail("memfd_create");
+	tf_check(memfd, 3, TRUSTED_FOR_BACKEND_EMULATED, "memfd", &v);
+	tap_is_int(v.error, 0, "%s: a real memfd, mode 0755, O_RDWR: emulated: trusted", who);
+	close(memfd);
+}
+
+static void make_pseudo_fixture(void)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/mq", dir);
+	if (mkdir(path, 0755) < 0 || mount("mq", path, "mqueue", 0, NULL) < 0)
+		tap_bail("mount mqueue");
+	snprintf(path, sizeof(path), "%s/mq/queue", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0755);
+	if (fd < 0 || fchmod(fd, 0755) < 0)
+		tap_bail(path);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/jail", dir);
+	if (mkdir(path, 0755) < 0 || mount("jail", path, "tmpfs", 0, "mode=0755") < 0)
+		tap_bail("mount the jail");
+	snprintf(path, sizeof(path), "%s/jail/proc", dir);
+	if (mkdir(path, 0755) < 0 || mount("proc", path, "proc", 0, NULL) < 0)
+		tap_bail("mount proc in the jail");
+	for (int nobody = 0; nobody < 2; nobody++) {
+		snprintf(path, sizeof(path), "%s/jail/memfd:%s", dir,
+			 nobody ? "nobody" : "root");
+		write_file(path, "#!/bin/sh\n", 0755);
+		if (chown(path, nobody ? NOBODY : 0, nobody ? NOBODY : 0) < 0)
+			tap_bail("chown");
+	}
+	snprintf(path, sizeof(path), "%s/jail", dir);
+	if (chmod(path, 01777) < 0)
+		tap_bail("chmod");
+}
+
 static void run(const char *what, void (*fn)(void *), void *arg)
 {
 	int status = tap_in_child(fn, arg);
@@ -336,9 +466,13 @@ int main(void)
 	tf_kernel_probe(&k);
 	execve_check = k.execve_check;
 	make_fixture();
+	make_pseudo_fixture();
+	filesystem_table();
 	for (int nobody = 0; nobody < 2; nobody++) {
 		run("many groups", many_groups, &nobody);
 		run("big ACL", big_acl, &nobody);
+		run("mqueue", mqueue, &nobody);
+		run("fake memfd", fake_memfd, &nobody);
 		for (int e = 0; e < 2; e++) {
 			struct filter_case c = { nobody, e ? ENOSYS : EPERM };
 

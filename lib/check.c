@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "missing.h"
+#include "printable.h"
 
 static struct tf_kernel kernel;
 static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
@@ -273,27 +274,21 @@ static void explain_kernel_denial(int fd, unsigned int policy,
 	}
 }
 
-/* Messages are one line: a name's control characters become '?'. */
-static void printable(char *out, size_t size, const char *in)
-{
-	size_t n = 0;
-
-	for (; *in && n + 1 < size; in++)
-		out[n++] = (unsigned char)*in < ' ' || *in == 0x7f ? '?' : *in;
-	out[n] = '\0';
-}
-
+/*
+ * Messages are one line a terminal shows as text: a name's or a mount
+ * point's control characters become '?', and a long one keeps its tail.
+ */
 static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 {
-	char mnt[256], name[256];
+	char mnt[4096], name[256];
 
 	if (v->reason == TRUSTED_FOR_NOEXEC_MOUNT && !v->detail[0] &&
 	    tf_mount_point(fd, mnt, sizeof(mnt)) == 0)
-		snprintf(v->detail, sizeof(v->detail), "%s", mnt);
+		tf_printable(v->detail, sizeof(v->detail), mnt);
 	if (v->reason == TRUSTED_FOR_ERROR && !v->detail[0])
 		snprintf(v->detail, sizeof(v->detail), "%s",
 			 strerror(v->error));
-	printable(name, sizeof(name), raw);
+	tf_printable(name, sizeof(name), raw);
 	if (v->trusted)
 		snprintf(v->message, sizeof(v->message),
 			 "%s: trusted for execution", name);

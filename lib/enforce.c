@@ -10,27 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "missing.h"
-
-/* Log values are quoted; a name may hold quotes, newlines or worse. */
-static void quote(char *out, size_t size, const char *in)
-{
-	size_t n = 0;
-
-	for (; *in && n + 5 < size; in++) {
-		unsigned char ch = (unsigned char)*in;
-
-		if (ch == '"' || ch == '\\' || ch < ' ' || ch == 0x7f)
-			n += (size_t)snprintf(out + n, size - n, "\\x%02x", ch);
-		else
-			out[n++] = (char)ch;
-	}
-	out[n] = '\0';
-}
+#include "printable.h"
 
 static const char *enforced_by(const struct trusted_for_policy *p,
 			       unsigned int bit)
@@ -51,21 +38,42 @@ static const char *enforced_by(const struct trusted_for_policy *p,
 	return "none";
 }
 
-static void log_verdict(const struct trusted_for_verdict *v, const char *kind,
-			const char *name, const char *by)
+/*
+ * Log values are quoted (tf_quoted()); a name may hold quotes, newlines or
+ * worse, and a long one keeps its tail.  The name is the caller's word for
+ * the file: the path the descriptor resolves to and its device and inode
+ * say which file it really was.
+ */
+static void log_verdict(const struct trusted_for_verdict *v, int fd,
+			const char *kind, const char *name, const char *by)
 {
-	char qname[512], qdetail[512], exe[512], qexe[512];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char qname[512], qdetail[512], raw[4096], qexe[512], qpath[512] = "";
+	char where[64] = "";
+	struct stat st;
+	ssize_t n = readlink("/proc/self/exe", raw, sizeof(raw) - 1);
 
-	exe[n > 0 ? n : 0] = '\0';
-	quote(qname, sizeof(qname), name);
-	quote(qdetail, sizeof(qdetail), v->detail);
-	quote(qexe, sizeof(qexe), exe);
+	raw[n > 0 ? n : 0] = '\0';
+	tf_quoted(qexe, sizeof(qexe), raw);
+	tf_quoted(qname, sizeof(qname), name);
+	tf_quoted(qdetail, sizeof(qdetail), v->detail);
+	if (fd >= 0) {
+		char self[32];
+
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		n = readlink(self, raw, sizeof(raw) - 1);
+		raw[n > 0 ? n : 0] = '\0';
+		tf_quoted(qpath, sizeof(qpath), raw);
+		if (fstat(fd, &st) == 0)
+			snprintf(where, sizeof(where), " dev=%u:%u ino=%llu",
+				 major(st.st_dev), minor(st.st_dev),
+				 (unsigned long long)st.st_ino);
+	}
 	tf_log(v->allowed ? LOG_NOTICE : LOG_WARNING,
-	       "%s %s=\"%s\" reason=\"%s\" detail=\"%s\" policy=%u enforced-by=%s pid=%d exe=\"%s\"",
+	       "%s %s=\"%s\" reason=\"%s\" detail=\"%s\" policy=%u enforced-by=\"%s\" pid=%d exe=\"%s\"%s%s%s%s",
 	       v->allowed ? "audit" : "refused", kind, qname,
 	       trusted_for_reason_string(v->reason), qdetail, v->policy, by,
-	       (int)getpid(), qexe);
+	       (int)getpid(), qexe, fd >= 0 ? " path=\"" : "", qpath,
+	       fd >= 0 ? "\"" : "", where);
 }
 
 /*
@@ -103,12 +111,12 @@ __attribute__((constructor)) static void protect_from_start(void)
 }
 
 static int decide(struct trusted_for_verdict *v, const struct trusted_for_policy *p,
-		  unsigned int bit, const char *kind, const char *name)
+		  unsigned int bit, int fd, const char *kind, const char *name)
 {
 	v->enforce = p->enforce;
 	v->allowed = v->trusted || !(p->enforce & bit);
 	if (!v->trusted && (!v->allowed || p->audit))
-		log_verdict(v, kind, name, enforced_by(p, bit));
+		log_verdict(v, fd, kind, name, enforced_by(p, bit));
 	if (v->allowed)
 		return 0;
 	errno = EACCES;
@@ -125,7 +133,7 @@ TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 	if (!name)
 		name = "(descriptor)";
 	tf_check(fd, p.policy, p.backend, name, v);
-	return decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, "file", name);
+	return decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, fd, "file", name);
 }
 
 TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
@@ -158,10 +166,14 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 		memcpy(v->detail, why, sizeof(v->detail));
 		v->reason = TRUSTED_FOR_INTERACTIVE;
 	}
-	r = decide(v, &p, TRUSTED_FOR_ENFORCE_INTERACTIVE, "interactive", name);
-	if (!v->trusted)
-		snprintf(v->message, sizeof(v->message), "%s: interactive code %s%s%.256s",
-			 name, v->allowed ? "allowed (not enforced)" : "refused",
+	r = decide(v, &p, TRUSTED_FOR_ENFORCE_INTERACTIVE, fd, "interactive", name);
+	if (!v->trusted) {
+		char shown[256];
+
+		tf_printable(shown, sizeof(shown), name);
+		snprintf(v->message, sizeof(v->message), "%s: interactive code %s%s%.200s",
+			 shown, v->allowed ? "allowed (not enforced)" : "refused",
 			 v->detail[0] ? ": " : "", v->detail);
+	}
 	return r;
 }

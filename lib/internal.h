@@ -66,7 +66,8 @@ unsigned int tf_env_enforce(void);
 void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
 			 enum trusted_for_backend *backend);
 
-/* log.c */
+/* log.c: a line longer than this is cut (documented in trusted_for(3)). */
+#define TF_LOG_LINE_MAX 4096
 void tf_log(int priority, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

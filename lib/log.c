@@ -34,7 +34,7 @@ static void default_log(int priority, const char *line)
 
 void tf_log(int priority, const char *fmt, ...)
 {
-	char line[2048];
+	char line[TF_LOG_LINE_MAX];
 	trusted_for_log_fn fn;
 	void *data;
 	va_list ap;

@@ -3,23 +3,29 @@
  * trusted-for scan: which regular files in a tree would be refused.  The walk
  * goes through descriptors (openat with O_NOFOLLOW), so a symbolic link never
  * leads it out of the tree, and each file is checked on an O_PATH descriptor
- * of its own: nothing is read, no access time changes.
+ * of its own: nothing is read, no access time changes.  Anyone can make a
+ * tree deeper than a stack or PATH_MAX in /tmp: the walk keeps its own
+ * stack on the heap, paths of any length, and stops at SCAN_MAX_DEPTH
+ * levels with an error line rather than exhausting descriptors.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "printable.h"
 
 #define REASONS (TRUSTED_FOR_ERROR + 1)
+#define SCAN_MAX_DEPTH 256 /* open directories at once, under RLIMIT_NOFILE */
+#define SCAN_MAX_DEPTH_TEXT "256"
 
 struct scan {
 	unsigned int policy;
@@ -33,6 +39,7 @@ struct scan {
 
 static void show_progress(struct scan *s, const char *path)
 {
+	char shown[64];
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -40,8 +47,9 @@ static void show_progress(struct scan *s, const char *path)
 		    (now.tv_nsec - s->last_progress.tv_nsec) < 100000000L)
 		return;
 	s->last_progress = now;
-	fprintf(stderr, "\r\033[Kscanning: %lu files, %lu refused: %.60s",
-		s->files, s->refused, path);
+	tf_printable(shown, sizeof(shown), path);
+	fprintf(stderr, "\r\033[Kscanning: %lu files, %lu refused: %s",
+		s->files, s->refused, shown);
 }
 
 static void clear_progress(struct scan *s)
@@ -52,9 +60,13 @@ static void clear_progress(struct scan *s)
 
 static void report_error(struct scan *s, const char *path, const char *what)
 {
+	int error = errno;
+	char shown[1024];
+
 	clear_progress(s);
-	fprintf(stderr, "%s: %s: %s: %s\n", program, path, what,
-		strerror(errno));
+	tf_printable(shown, sizeof(shown), path);
+	fprintf(stderr, "%s: %s: %s%s%s\n", program, shown, what,
+		error ? ": " : "", error ? strerror(error) : "");
 	s->errors++;
 }
 
@@ -80,58 +92,109 @@ static void check_file(struct scan *s, int dirfd, const char *name,
 	putchar('\n');
 }
 
-/* Takes ownership of dirfd. */
-static void scan_dir(struct scan *s, int dirfd, const char *path)
+struct frame {
+	DIR *dir;
+	char *path;
+};
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *path = malloc(n + strlen(name) + 2);
+
+	if (path)
+		sprintf(path, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	return path;
+}
+
+/* Opens a directory as the next frame; takes ownership of dirfd and path. */
+static int push(struct scan *s, struct frame *stack, int *depth, int dirfd,
+		char *path)
 {
 	DIR *dir = fdopendir(dirfd);
-	struct dirent *e;
-	char child[PATH_MAX];
 
 	if (!dir) {
 		report_error(s, path, "cannot read directory");
 		close(dirfd);
-		return;
+		free(path);
+		return -1;
 	}
 	s->dirs++;
-	while ((errno = 0, e = readdir(dir))) {
-		struct stat st;
-		int n;
+	stack[(*depth)++] = (struct frame){ dir, path };
+	return 0;
+}
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		n = snprintf(child, sizeof(child), "%s%s%s", path,
-			     path[strlen(path) - 1] == '/' ? "" : "/", e->d_name);
-		if (n < 0 || (size_t)n >= sizeof(child)) {
-			errno = ENAMETOOLONG;
-			report_error(s, path, "cannot descend");
-			continue;
-		}
-		if (s->progress)
-			show_progress(s, child);
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			report_error(s, child, "cannot stat");
-		} else if (S_ISDIR(st.st_mode)) {
-			int fd;
+/* One entry of the directory on top of the stack. */
+static void visit(struct scan *s, struct frame *stack, int *depth,
+		  const char *name)
+{
+	struct frame *top = &stack[*depth - 1];
+	int dfd = dirfd(top->dir), fd;
+	struct stat st;
+	char *child = join(top->path, name);
 
-			if (s->one_file_system && st.st_dev != s->root_dev) {
-				s->skipped++;
-				continue;
-			}
-			fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY |
-						       O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0)
-				report_error(s, child, "cannot open directory");
-			else
-				scan_dir(s, fd, child);
-		} else if (S_ISREG(st.st_mode)) {
-			check_file(s, dirfd, e->d_name, child);
+	if (!child) {
+		report_error(s, top->path, "cannot descend");
+		return;
+	}
+	if (s->progress)
+		show_progress(s, child);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		report_error(s, child, "cannot stat");
+	} else if (S_ISDIR(st.st_mode)) {
+		if (s->one_file_system && st.st_dev != s->root_dev) {
+			s->skipped++;
+		} else if (*depth >= SCAN_MAX_DEPTH) {
+			errno = 0;
+			report_error(s, child, "not descending: deeper than "
+					       SCAN_MAX_DEPTH_TEXT " levels");
 		} else {
-			s->skipped++; /* links, devices, FIFOs: not code */
+			fd = openat(dfd, name, O_RDONLY | O_DIRECTORY |
+						 O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0) {
+				report_error(s, child, "cannot open directory");
+			} else {
+				push(s, stack, depth, fd, child);
+				return;
+			}
+		}
+	} else if (S_ISREG(st.st_mode)) {
+		check_file(s, dfd, name, child);
+	} else {
+		s->skipped++; /* links, devices, FIFOs: not code */
+	}
+	free(child);
+}
+
+/* The whole tree under dirfd, without recursion; takes ownership of dirfd. */
+static void scan_tree(struct scan *s, int dirfd, const char *path)
+{
+	struct frame stack[SCAN_MAX_DEPTH];
+	int depth = 0;
+	char *root = strdup(path);
+
+	if (!root) {
+		report_error(s, path, "cannot descend");
+		close(dirfd);
+		return;
+	}
+	push(s, stack, &depth, dirfd, root);
+	while (depth > 0) {
+		struct frame *top = &stack[depth - 1];
+		struct dirent *e;
+
+		errno = 0;
+		e = readdir(top->dir);
+		if (!e) {
+			if (errno)
+				report_error(s, top->path, "cannot read directory");
+			closedir(top->dir);
+			free(top->path);
+			depth--;
+		} else if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			visit(s, stack, &depth, e->d_name);
 		}
 	}
-	if (errno)
-		report_error(s, path, "cannot read directory");
-	closedir(dir);
 }
 
 int cmd_scan(int argc, char **argv)
@@ -144,22 +207,25 @@ int cmd_scan(int argc, char **argv)
 	};
 	struct trusted_for_policy effective;
 	struct scan s = { 0 };
+	char shown[256];
 	int quiet = 0, c;
 
 	trusted_for_get_policy(&effective);
 	s.policy = effective.policy;
 	while ((c = getopt_long(argc, argv, "+p:xq", opts, NULL)) != -1) {
 		if (c == 'p' && parse_policy(optarg, &s.policy) < 0) {
+			tf_printable(shown, sizeof(shown), optarg);
 			fprintf(stderr, "%s: scan: bad policy '%s' (0..3)\n",
-				program, optarg);
+				program, shown);
 			return EXIT_USAGE;
 		} else if (c == 'x') {
 			s.one_file_system = 1;
 		} else if (c == 'q') {
 			quiet = 1;
 		} else if (c != 'p') {
+			tf_printable(shown, sizeof(shown), argv[optind - 1]);
 			fprintf(stderr, "%s: scan: bad option '%s' (see %s --help)\n",
-				program, argv[optind - 1], program);
+				program, shown, program);
 			return EXIT_USAGE;
 		}
 	}
@@ -179,7 +245,7 @@ int cmd_scan(int argc, char **argv)
 			continue;
 		}
 		s.root_dev = st.st_dev;
-		scan_dir(&s, fd, argv[i]);
+		scan_tree(&s, fd, argv[i]);
 	}
 	clear_progress(&s);
 	printf("scanned %lu files in %lu directories under policy %u (%lu other entries skipped): %lu would be refused\n",

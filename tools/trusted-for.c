@@ -16,6 +16,7 @@
 
 #include "../lib/missing.h"
 #include "cli.h"
+#include "printable.h"
 
 const char *program = "trusted-for";
 
@@ -27,8 +28,11 @@ static const char usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
+	char shown[256];
+
+	tf_printable(shown, sizeof(shown), arg);
 	fprintf(stderr, "%s: ", program);
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, shown);
 	fprintf(stderr, " (see %s --help)\n", program);
 	return EXIT_USAGE;
 }
@@ -84,8 +88,12 @@ static int cmd_check(int argc, char **argv)
 		int fd = open_file(argv[i]);
 
 		if (fd < 0) {
+			int error = errno;
+			char shown[1024];
+
+			tf_printable(shown, sizeof(shown), argv[i]);
 			fprintf(stderr, "%s: %s: cannot open: %s\n", program,
-				argv[i], strerror(errno));
+				shown, strerror(error));
 			status = EXIT_ERROR;
 			continue;
 		}
@@ -155,11 +163,14 @@ static int cmd_status(int argc, char **argv)
 	static const char *const targets[] = { "syslog", "stderr", "none" };
 	struct trusted_for_policy p;
 	struct utsname u;
+	char path[512], problem[TRUSTED_FOR_MESSAGE_MAX];
 
 	(void)argv;
 	if (argc > 1)
 		return usage_error("status: takes no arguments%s", "");
 	trusted_for_get_policy(&p);
+	tf_printable(path, sizeof(path), p.file_path);
+	tf_printable(problem, sizeof(problem), p.file_problem);
 	uname(&u);
 	printf("kernel: Linux %s\n", u.release);
 	if (p.probe_error)
@@ -177,12 +188,12 @@ static int cmd_status(int argc, char **argv)
 		       policy_name(p.policy), source_name(p.policy_source));
 	printf("check backend: %s\n", trusted_for_backend_string(p.backend));
 	if (p.file_state == TRUSTED_FOR_SOURCE_DEFAULT)
-		printf("policy file: %s: absent, defaults apply\n", p.file_path);
+		printf("policy file: %s: absent, defaults apply\n", path);
 	else if (p.file_state == TRUSTED_FOR_SOURCE_FILE)
-		printf("policy file: %s: trusted\n", p.file_path);
+		printf("policy file: %s: trusted\n", path);
 	else
 		printf("policy file: NOT TRUSTED, failing closed: %s\n",
-		       p.file_problem);
+		       problem);
 	if (p.securebits_known)
 		printf("securebits: 0x%x, EXEC_RESTRICT_FILE %s, EXEC_DENY_INTERACTIVE %s\n",
 		       p.securebits,
@@ -213,7 +224,8 @@ static int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int bits = 0, want;
-	int lock = 0, confine = 1, c, old;
+	int lock = 0, confine = 1, c, old, now;
+	char shown[1024];
 
 	while ((c = getopt_long(argc, argv, "+fil", opts, NULL)) != -1) {
 		if (c == 'f')
@@ -249,8 +261,17 @@ static int cmd_run(int argc, char **argv)
 				"");
 		return EXIT_RUN_FAILED;
 	}
-	/* Never run the command if the kernel did not take every bit. */
-	if (((unsigned int)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) & want) != want) {
+	/*
+	 * Never run the command if the kernel did not take every bit, nor if
+	 * it cannot say (a -1 would read as every bit set).
+	 */
+	now = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (now < 0) {
+		fprintf(stderr, "%s: run: cannot read the securebits back: %s\n",
+			program, strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	if (((unsigned int)now & want) != want) {
 		fprintf(stderr, "%s: run: the kernel did not keep the securebits\n",
 			program);
 		return EXIT_RUN_FAILED;
@@ -265,9 +286,10 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	execvp(argv[optind], argv + optind);
-	fprintf(stderr, "%s: run: %s: %s\n", program, argv[optind],
-		strerror(errno));
-	return errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
+	c = errno;
+	tf_printable(shown, sizeof(shown), argv[optind]);
+	fprintf(stderr, "%s: run: %s: %s\n", program, shown, strerror(c));
+	return c == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
 }
 
 int main(int argc, char **argv)

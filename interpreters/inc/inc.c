@@ -31,6 +31,8 @@
 
 #include <trustedfor.h>
 
+#include "printable.h"
+
 static long counter;
 
 /* Runs one line of code; returns NULL, or what went wrong. */
@@ -63,8 +65,13 @@ static int run_file(FILE *f, const char *name)
 			line[len - 1] = '\0';
 		error = run_line(line);
 		if (error) {
-			fprintf(stderr, "inc: %s:%ld: %s: %s\n", name, lineno,
-				error, line);
+			char shown_name[256], shown_line[256];
+
+			/* The echo is the file's bytes: the terminal must not act on them. */
+			tf_printable(shown_name, sizeof(shown_name), name);
+			tf_printable(shown_line, sizeof(shown_line), line);
+			fprintf(stderr, "inc: %s:%ld: %s: %s\n", shown_name, lineno,
+				error, shown_line);
 			status = 1;
 			break;
 		}
@@ -112,7 +119,10 @@ int main(int argc, char **argv)
 	/* ADOPT 1: open once, check this descriptor, read from it. */
 	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "inc: %s: %m\n", argv[1]);
+		char shown[1024];
+
+		tf_printable(shown, sizeof(shown), argv[1]);
+		fprintf(stderr, "inc: %s: %m\n", shown);
 		return 1;
 	}
 	if (trusted_for_allow_file(fd, argv[1], &v) < 0) {

@@ -171,4 +171,69 @@ expect "scan: a missing directory" 3 \
 errors: 1" \
 	"trusted-for: $T/nope: cannot open directory: No such file or directory" \
 	-- $TF scan "$T/nope"
+
+# A tree deeper than any stack, which anyone can make in /tmp: scan walks it
+# without recursion and stops at 256 levels with an error line.
+mkdir "$T/exec/deep" && /usr/bin/python3.11 -c 'import os, sys
+os.chdir(sys.argv[1])
+for _ in range(2040):
+    os.mkdir("d")
+    os.chdir("d")
+open("f", "w").write("+\n")' "$T/exec/deep" || not_ok "make a tree 2040 levels deep"
+expect "scan: a tree 2040 levels deep stops at 256, with an error" 3 \
+	"scanned 0 files in 256 directories under policy 3 (0 other entries skipped): 0 would be refused
+errors: 1" \
+	"trusted-for: $T/exec/deep$(printf '/d%.0s' $(seq 256)): not descending: deeper than 256 levels" \
+	-- $TF scan "$T/exec/deep"
+
+# Terminal escapes in names and mount points never reach the terminal: C0
+# controls, DEL and the C1 controls of UTF-8 (C2 9B is CSI) become '?'.
+E=$'e\033[31m\xc2\x9b1m'
+mkdir "$T/$E" && mount -t tmpfs -o noexec esc "$T/$E" &&
+	printf '+\n' >"$T/$E/x" && chmod 0755 "$T/$E/x" || not_ok "make a noexec mount named with escapes"
+expect "check --explain: the mount point's escapes become '?'" 1 \
+	"$T/e?[31m??1m/x: not trusted for execution: noexec mount: $T/e?[31m??1m ($K)" "" \
+	-- $TF check --explain "$T/$E/x"
+expect "check: a name's C1 controls become '?'" 3 "" \
+	"trusted-for: $T/e?[31m??1m/nope: cannot open: No such file or directory" \
+	-- $TF check "$T/$E/nope"
+expect "scan: error lines are sanitised" 3 \
+	"scanned 0 files in 0 directories under policy 3 (0 other entries skipped): 0 would be refused
+errors: 1" \
+	"trusted-for: $T/e?[31m??1m/nope: cannot open directory: No such file or directory" \
+	-- $TF scan "$T/$E/nope"
+expect "scan: verdict lines are sanitised" 1 \
+	"$T/e?[31m??1m/x: not trusted for execution: noexec mount: $T/e?[31m??1m
+scanned 1 files in 1 directories under policy 3 (0 other entries skipped): 1 would be refused
+  noexec mount: 1" "" \
+	-- $TF scan "$T/$E"
+script -qec "$TF scan '$T/$E'" /dev/null >"$T/tty" 2>&1
+if grep -q $'\r\033\[Kscanning: [0-9]* files, [0-9]* refused: .*e?\[31m??1m/x' "$T/tty" &&
+	! grep -q $'\xc2\x9b\|\033\[31m' "$T/tty"; then
+	ok "scan's progress line is sanitised"
+else
+	not_ok "scan's progress line is sanitised"
+	sed -n l "$T/tty" | sed 's/^/#   /'
+fi
+expect "run: a command name's escapes become '?'" 127 "" \
+	"trusted-for: run: $T/e?[31m??1m/nope: No such file or directory" \
+	-- $TF run --restrict-file -- "$T/$E/nope"
+
+# A name too long for a message (255 bytes) keeps its tail, from a slash.
+L=$T/exec$(printf '/a-directory-name-of-forty-characters-xx%.0s' $(seq 10))
+mkdir -p "$L" && printf '+\n' >"$L/evil.py" && chmod 0644 "$L/evil.py"
+expect "check: a 400-byte name keeps its tail" 1 "" \
+	"trusted-for: …$(printf '/a-directory-name-of-forty-characters-xx%.0s' $(seq 6))/evil.py: not trusted for execution: no execute permission: uid 0" \
+	-- $TF check "$L/evil.py"
+
+# prctl(PR_GET_SECUREBITS) failing after the bits were set is a failure,
+# not "every bit kept" (strace makes the third prctl call fail).
+if command -v strace >/dev/null; then
+	expect "run: securebits that cannot be read back: the command never runs" 125 "" \
+		"trusted-for: run: cannot read the securebits back: Operation not permitted" \
+		-- strace -qq -o /dev/null -e trace=prctl -e inject=prctl:error=EPERM:when=3 \
+		$TF run --restrict-file -- echo ran
+else
+	not_run "run: securebits that cannot be read back" "no strace"
+fi
 done_testing

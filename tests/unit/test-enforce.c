@@ -8,6 +8,7 @@
 #include "../tap.h"
 
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -19,7 +20,7 @@
 #define DENY SECBIT_EXEC_DENY_INTERACTIVE
 
 static char dir[256];
-static char log_lines[8][1024];
+static char log_lines[8][4096];
 static int log_priority[8], log_count;
 
 static void capture_log(int priority, const char *line, void *data)
@@ -175,19 +176,54 @@ static void strengthen(const char *what)
 static void log_refusal(const char *what)
 {
 	struct trusted_for_verdict v;
-	char want[1024], exe[512];
+	char want[2048], exe[512];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int fd = open_script("noexec");
+	struct stat st;
 
 	exe[n > 0 ? n : 0] = '\0';
+	if (fstat(fd, &st) < 0)
+		tap_bail("fstat");
 	trusted_for_allow_file(fd, "evil \"x\"\n.py", &v);
 	close(fd);
 	snprintf(want, sizeof(want),
-		 "refused file=\"evil \\x22x\\x22\\x0a.py\" reason=\"noexec mount\" detail=\"%s/noexec\" policy=3 enforced-by=securebits pid=%d exe=\"%s\"",
-		 dir, (int)getpid(), exe);
+		 "refused file=\"evil \\x22x\\x22\\x0a.py\" reason=\"noexec mount\" detail=\"%s/noexec\" policy=3 enforced-by=\"securebits\" pid=%d exe=\"%s\" path=\"%s/noexec/script\" dev=%u:%u ino=%llu",
+		 dir, (int)getpid(), exe, dir, major(st.st_dev), minor(st.st_dev),
+		 (unsigned long long)st.st_ino);
 	tap_is_int(log_count, 1, "%s: one line for one refusal", what);
 	tap_is_str(log_lines[0], want, "%s: the line, quotes and newline escaped", what);
 	tap_is_int(log_priority[0], LOG_WARNING, "%s: at LOG_WARNING", what);
+}
+
+/* Names longer than a message or a log value keep their tail. */
+static void long_names(const char *what)
+{
+	struct trusted_for_verdict v;
+	char name[700], want[700], *value, *end;
+	int fd = open_script("noexec");
+
+	memset(name, 0, sizeof(name));
+	for (int i = 0; i < 15; i++)
+		strcat(name, "/a-directory-name-of-forty-characters-xx");
+	strcat(name, "/evil.py");
+	trusted_for_allow_file(fd, name, &v);
+	snprintf(want, sizeof(want), "\xe2\x80\xa6%s: not trusted for execution: noexec mount",
+		 name + strlen(name) - (6 * 40 + 8));
+	tap_is_str(v.message, want, "%s: a 608-byte name keeps its tail in the message", what);
+	value = strstr(log_lines[0], "file=\"");
+	end = value ? strstr(value + 6, "\" reason=") : NULL;
+	snprintf(want, sizeof(want), "file=\"\xe2\x80\xa6%s\"", name + strlen(name) - (12 * 40 + 8));
+	tap_ok(value && end && (size_t)(end - value - 6) <= 511 &&
+	       !strncmp(value, want, strlen(want)),
+	       "%s: ... and in the log line, at most 511 bytes", what);
+	if (!(value && end && !strncmp(value, want, strlen(want))))
+		printf("#   want <%s>\n#   got  <%s>\n", want, log_lines[0]);
+	tap_ok(strstr(log_lines[0], " path=\"") && strstr(log_lines[0], "/noexec/script\" dev="),
+	       "%s: ... which names the resolved path too", what);
+	trusted_for_allow_interactive(-1, "\033]0;title\a\xc2\x9b" "2J", &v);
+	tap_is_str(v.message, "?]0;title???2J: interactive code refused",
+		   "%s: an interactive name's escapes become '?'", what);
+	close(fd);
 }
 
 static void log_audit(const char *what)
@@ -272,6 +308,7 @@ int main(void)
 		in_child("policy file enforce = none under RESTRICT_FILE", RESTRICT,
 			 NULL, "enforce = none\n", refused_file_only);
 		in_child("log a refusal", RESTRICT, NULL, NULL, log_refusal);
+		in_child("long names", RESTRICT | DENY, NULL, NULL, long_names);
 		in_child("policy 0 under both securebits", RESTRICT | DENY, NULL,
 			 "policy = 0\n", policy_zero);
 	}

@@ -28,6 +28,9 @@ expect "-c runs each line" 0 $'1\n2' "" -- "$inc" -c $'+\n+'
 expect "-i reads code from stdin" 0 $'1\n2' "" -- with_stdin <(printf '+\n+\n') "$inc" -i
 expect "a bad command stops with status 1" 1 "1" "inc: $ex/bad:2: bad command: frob" -- \
 	"$inc" "$ex/bad"
+printf '+\n\033]0;owned\a\xc2\x9b2J\n' >"$ex/escapes" && chmod 0755 "$ex/escapes"
+expect "the echo of a bad line never carries its escapes" 1 "1" \
+	"inc: $ex/escapes:2: bad command: ?]0;owned???2J" -- "$inc" "$ex/escapes"
 expect "? without a number" 1 "" "inc: -c:1: no number on stdin: ?" -- "$inc" -c "?"
 expect "a missing file" 1 "" "inc: $ex/none: No such file or directory" -- "$inc" "$ex/none"
 expect "no argument is a usage error" 2 "" "usage: inc FILE | inc -i | inc -c CODE" -- "$inc"

@@ -136,7 +136,7 @@ log = stderr"
 	"${R[@]}" "$PY" "$X/try_import.py" --path "$N/mods.zip" evil >"$TF_TMP/out" 2>"$TF_TMP/err"
 	if [ "$?" = 0 ] &&
 		[ "$(cat "$TF_TMP/out")" = "ModuleNotFoundError: No module named 'evil'" ] &&
-		grep -qxF "trustedfor: refused file=\"$N/mods.zip\" reason=\"noexec mount\" detail=\"$N\" policy=$p enforced-by=securebits pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' "$TF_TMP/err") exe=\"$PY\"" "$TF_TMP/err"; then
+		grep -qF "trustedfor: refused file=\"$N/mods.zip\" reason=\"noexec mount\" detail=\"$N\" policy=$p enforced-by=\"securebits\" pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' "$TF_TMP/err") exe=\"$PY\" path=\"$N/mods.zip\" dev=" "$TF_TMP/err"; then
 		ok "policy $p: zip archive on sys.path"
 	else
 		not_ok "policy $p: zip archive on sys.path"

@@ -2,6 +2,7 @@
 /* dlopen() of a descriptor that the enforcement layer allowed. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ void *tf_checked_dlopen(int fd, const char *path, int flags,
 {
 	char fdpath[64];
 	struct statfs fs;
+	struct link_map *map;
 	void *handle;
 
 	*refused = 0;
@@ -75,9 +77,13 @@ void *tf_checked_dlopen(int fd, const char *path, int flags,
 		return NULL;
 	}
 	/*
-	 * The descriptor stays open: the loader knows the object by the name
-	 * /proc/self/fd/N and would return it for the next dlopen() of that
-	 * name, so the number must not be reused by another object.
+	 * The descriptor stays open while the loader knows the object by the
+	 * name /proc/self/fd/N: it would return that object for the next
+	 * dlopen() of the name, so the number must not be reused.  A file
+	 * that was loaded already (the loader compares device and inode) keeps
+	 * its first name, and this descriptor is not needed.
 	 */
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) < 0 || strcmp(map->l_name, fdpath))
+		close(fd);
 	return handle;
 }

@@ -17,6 +17,7 @@
 #include <Python.h>
 
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,7 +59,8 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 	PyObject *bytes, *flags_obj, *key = NULL, *fdpath = NULL;
 	char err[1024];
 	struct stat st;
-	int fd, kept, refused, flags;
+	struct link_map *map;
+	int fd, refused, flags;
 	void *handle;
 
 	flags_obj = PySys_GetObject("getdlopenflags");
@@ -97,7 +99,6 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 	}
 	if (PyErr_Occurred())
 		goto out_close;
-	kept = fd;
 	handle = tf_checked_dlopen(fd, PyBytes_AS_STRING(bytes), flags, &v,
 				   &refused, err, sizeof(err));
 	fd = -1; /* taken over */
@@ -110,10 +111,14 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 		goto out;
 	}
 	/*
-	 * The handle and the descriptor stay: CPython's own dlopen() of the
-	 * same name finds the object loaded and takes another reference.
+	 * The handle stays: CPython's own dlopen() of the name the loader
+	 * knows the object by (/proc/self/fd/N, or the name of an earlier
+	 * load of the same file) finds it loaded and takes another reference.
 	 */
-	fdpath = PyUnicode_FromFormat("/proc/self/fd/%d", kept);
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0)
+		fdpath = PyUnicode_DecodeFSDefault(map->l_name);
+	else
+		import_error(dlerror(), name, origin);
 	if (fdpath && PyDict_SetItem(loaded, key, fdpath) < 0)
 		Py_CLEAR(fdpath);
 	goto out;

@@ -48,6 +48,8 @@ printf 'require("pwn")\nprint("not reached")\n' >"$X/req.lua"
 printf 'print(package.loadlib(os.getenv("OBJ"), "*"))\n' >"$X/loadlib.lua"
 printf 'print("ok")\n' >"$X/ok.lua"
 printf 'print(pcall(require, "pwn"))\n' >"$X/pcall.lua"
+printf 'for i = 1, 1000 do assert(package.loadlib(os.getenv("OBJ"), "*")) end\nprint("ok")\n' \
+	>"$X/loadlib-loop.lua"
 printf 'import _json, math\nprint("ok")\n' >"$X/ok.py"
 printf '%s\n' 'import sys' 'sys.path.insert(0, sys.argv[1])' 'try:' '    import pwn' \
 	'except ImportError as e:' '    print(f"{type(e).__name__}: {e}")' '    sys.exit(0)' \
@@ -106,6 +108,8 @@ cases() {
 		$as "${ENF[@]}" env LUA_CPATH="$N/?.so" "$lua" "$X/pcall.lua"
 	e "a trusted C module loads" 0 "true" "" \
 		$as "${ENF[@]}" env OBJ="$X/lib.so" "$lua" "$X/loadlib.lua"
+	e "the same C module loaded again keeps no descriptor" 0 "ok" "" \
+		$as "${ENF[@]}" env OBJ="$X/lib.so" prlimit --nofile=64 "$lua" "$X/loadlib-loop.lua"
 	# Python: extension modules on every import path.
 	e "python extension module on sys.path" 0 \
 		"NotTrustedError: $N/$pyext: $not: noexec mount" "" \

@@ -49,6 +49,10 @@ struct tf_config {
 	enum trusted_for_log_target log_target;
 	enum trusted_for_source state;
 	char problem[TRUSTED_FOR_MESSAGE_MAX];
+	/* policy.c: the check policy, backend and source this file gives
+	 * (the effective word), computed with it so that one copy is one
+	 * consistent configuration. */
+	unsigned int effective;
 };
 #define TF_POLICY_FILE_MAX (64 * 1024)
 #define TF_POLICY_LINE_MAX 256

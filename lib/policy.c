@@ -66,7 +66,7 @@ int tf_enforce_parse(const char *list, unsigned int *enforce)
 static atomic_uint effective;
 #define EFFECTIVE_SET (1U << 31)
 
-static void compute_effective(const struct tf_config *c)
+static void compute_effective(struct tf_config *c)
 {
 	struct tf_kernel k;
 	unsigned int policy = c->policy, source = c->state;
@@ -80,7 +80,17 @@ static void compute_effective(const struct tf_config *c)
 	} else if (policy == TRUSTED_FOR_POLICY_ALL && k.execve_check) {
 		backend = TRUSTED_FOR_BACKEND_EXECVE_CHECK;
 	}
-	atomic_store(&effective, EFFECTIVE_SET | policy | backend << 4 | source << 8);
+	c->effective = EFFECTIVE_SET | policy | backend << 4 | source << 8;
+	atomic_store(&effective, c->effective);
+}
+
+static void decode_effective(unsigned int e, unsigned int *policy,
+			     enum trusted_for_source *source,
+			     enum trusted_for_backend *backend)
+{
+	*policy = e & 0xf;
+	*backend = (enum trusted_for_backend)(e >> 4 & 0xf);
+	*source = (enum trusted_for_source)(e >> 8 & 0xf);
 }
 
 /*
@@ -176,9 +186,7 @@ void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
 		pthread_once(&config_once, load_once);
 		e = atomic_load(&effective);
 	}
-	*policy = e & 0xf;
-	*backend = (enum trusted_for_backend)(e >> 4 & 0xf);
-	*source = (enum trusted_for_source)(e >> 8 & 0xf);
+	decode_effective(e, policy, source, backend);
 }
 
 static unsigned int securebits_enforce(unsigned int bits)
@@ -196,8 +204,13 @@ TF_EXPORT int trusted_for_get_policy(struct trusted_for_policy *p)
 
 	memset(p, 0, sizeof(*p));
 	tf_kernel_probe(&k);
+	/*
+	 * One copy, taken under the lock that a reload holds while it replaces
+	 * both: the effective word read on its own could come from another
+	 * file than the enforcement, and a decision would be torn.
+	 */
 	tf_config_get(&c);
-	tf_effective_policy(&p->policy, &p->policy_source, &p->backend);
+	decode_effective(c.effective, &p->policy, &p->policy_source, &p->backend);
 	/* The patched kernel's sysctl can change at any time. */
 	if (p->policy_source == TRUSTED_FOR_SOURCE_KERNEL)
 		tf_kernel_policy(&p->policy);

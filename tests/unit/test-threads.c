@@ -2,11 +2,15 @@
 /*
  * Many threads asking at once, while another re-reads the policy and swaps
  * the log function: every answer must stay exact (run it under ASan/UBSan,
- * as make check does, to see races' damage).
+ * as make check does, to see races' damage).  Then two policy files swapped
+ * atomically (rename) under threads that reload and decide: every decision
+ * must see one file or the other, never the check policy of one with the
+ * enforcement of the other.
  */
 #include "../tap.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/wait.h>
 
 #include "internal.h"
@@ -67,6 +71,60 @@ static void *reloader(void *arg)
 	return NULL;
 }
 
+/* Two complete files: check policy 1 enforcing files, or 2 enforcing interactive code. */
+static const char *const swapped[2] = {
+	"trustedfor-policy 1\npolicy = 1\nenforce = file\nlog = none\nend\n",
+	"trustedfor-policy 1\npolicy = 2\nenforce = interactive\nlog = none\nend\n",
+};
+static atomic_int deciding;
+static int torn[THREADS];
+
+static int consistent(unsigned int policy, unsigned int enforce)
+{
+	return (policy == 1 && enforce == TRUSTED_FOR_ENFORCE_FILE) ||
+	       (policy == 2 && enforce == TRUSTED_FOR_ENFORCE_INTERACTIVE);
+}
+
+static void *decider(void *arg)
+{
+	long id = (long)arg;
+	struct trusted_for_policy p;
+	struct trusted_for_verdict v;
+
+	for (int i = 0; i < ROUNDS * 10; i++) {
+		trusted_for_get_policy(&p);
+		if (!consistent(p.policy, p.file_enforce) || !consistent(p.policy, p.enforce))
+			torn[id]++;
+		if (i % 8)
+			continue;
+		trusted_for_allow_file(evil_fd, "evil", &v);
+		if (!consistent(v.policy, v.enforce))
+			torn[id]++;
+	}
+	atomic_fetch_sub(&deciding, 1);
+	return NULL;
+}
+
+static void *swapper(void *arg)
+{
+	(void)arg;
+	for (int i = 0; atomic_load(&deciding) > 0; i++) {
+		write_file("/etc/trustedfor.conf.new", swapped[i % 2], 0644);
+		if (rename("/etc/trustedfor.conf.new", "/etc/trustedfor.conf") < 0)
+			tap_bail("rename");
+		trusted_for_reload_policy();
+	}
+	return NULL;
+}
+
+static void *reload_loop(void *arg)
+{
+	(void)arg;
+	while (atomic_load(&deciding) > 0)
+		trusted_for_reload_policy();
+	return NULL;
+}
+
 int main(void)
 {
 	pthread_t threads[THREADS + 1];
@@ -97,5 +155,18 @@ int main(void)
 	for (int i = 0; i < THREADS; i++)
 		tap_is_int(wrong[i], 0, "thread %d: %d rounds of three calls, every answer exact",
 			   i, ROUNDS);
+
+	write_file("/etc/trustedfor.conf", swapped[0], 0644);
+	trusted_for_reload_policy();
+	atomic_store(&deciding, THREADS - 2);
+	for (long i = 0; i < THREADS - 2; i++)
+		start(&threads[i], decider, (void *)i);
+	start(&threads[THREADS - 2], swapper, NULL);
+	start(&threads[THREADS - 1], reload_loop, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(threads[i], NULL);
+	for (int i = 0; i < THREADS - 2; i++)
+		tap_is_int(torn[i], 0, "thread %d: %d decisions while the file is swapped and reloaded, none torn",
+			   i, ROUNDS * 10 + ROUNDS * 10 / 8);
 	return tap_done();
 }

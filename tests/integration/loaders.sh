@@ -34,6 +34,7 @@ not="not trusted for execution"
 pyext=pwn.cpython-311-x86_64-linux-gnu.so
 ldso=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 liblua=$(ls /usr/lib/*/liblua5.4.so.0 | head -n 1)
+libm=$(ls /usr/lib/*/libm.so.6 | head -n 1)
 
 # --- the objects and the scripts ------------------------------------------
 gen() { /usr/bin/python3.11 "$TF_SRC/tests/data-only-object.py" "$@"; }
@@ -145,6 +146,11 @@ trusted-lua: LD_LIBRARY_PATH: $var" \
 	# And any other dynamically linked program, enlightened or not.
 	e "known gap: LD_PRELOAD into /bin/true runs the object" 42 "EVIL RAN" "" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" /bin/true "$N/evil.py"
+	if [ "$p" = 1 ]; then
+		# Debian's libraries are mode 0644: under policy 3 they fail.
+		e "LD_PRELOAD of a system library runs" 0 "ok" "" \
+			$as "${ENF[@]}" env LD_PRELOAD="$libm" "$lua" "$X/ok.lua"
+	fi
 	if [ "$p" = 3 ]; then
 		e "a C module without execute permission" 126 "" \
 			"trusted-lua: $X/noperm.so: $not: no execute permission" \

@@ -280,14 +280,14 @@ static void explain_kernel_denial(int fd, unsigned int policy,
  */
 static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 {
-	char mnt[4096], name[256];
+	char mnt[4096], name[256], text[128];
 
 	if (v->reason == TRUSTED_FOR_NOEXEC_MOUNT && !v->detail[0] &&
 	    tf_mount_point(fd, mnt, sizeof(mnt)) == 0)
 		tf_printable(v->detail, sizeof(v->detail), mnt);
 	if (v->reason == TRUSTED_FOR_ERROR && !v->detail[0])
 		snprintf(v->detail, sizeof(v->detail), "%s",
-			 strerror(v->error));
+			 tf_strerror(v->error, text, sizeof(text)));
 	tf_printable(name, sizeof(name), raw);
 	if (v->trusted)
 		snprintf(v->message, sizeof(v->message),
@@ -306,6 +306,7 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
 		    const char *name, struct trusted_for_verdict *v)
 {
+	char text[128];
 	struct stat st;
 	int known;
 
@@ -319,7 +320,7 @@ int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backen
 	v->reason = TRUSTED_FOR_NOT_REGULAR;
 	v->error = EACCES;
 	snprintf(v->detail, sizeof(v->detail), "%s",
-		 known ? file_type(st.st_mode) : strerror(errno));
+		 known ? file_type(st.st_mode) : tf_strerror(errno, text, sizeof(text)));
 	describe(v, fd, name);
 	errno = EACCES;
 	return -1;

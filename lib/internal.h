@@ -70,6 +70,9 @@ unsigned int tf_env_enforce(void);
 void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
 			 enum trusted_for_backend *backend);
 
+/* log.c: strerror() for threads; the result is buf or a static string. */
+const char *tf_strerror(int error, char *buf, size_t size);
+
 /* log.c: a line longer than this is cut (documented in trusted_for(3)). */
 #define TF_LOG_LINE_MAX 4096
 void tf_log(int priority, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <syslog.h>
 
 #include "internal.h"
@@ -30,6 +31,16 @@ static void default_log(int priority, const char *line)
 		syslog(LOG_AUTHPRIV | priority, "trustedfor: %s", line);
 	else if (c.log_target == TRUSTED_FOR_LOG_STDERR)
 		fprintf(stderr, "trustedfor: %s\n", line);
+}
+
+/*
+ * strerror() may share one buffer between threads; the library is
+ * documented thread-safe, so it uses GNU strerror_r(), which returns either
+ * a static string or buf.
+ */
+const char *tf_strerror(int error, char *buf, size_t size)
+{
+	return strerror_r(error, buf, size);
 }
 
 void tf_log(int priority, const char *fmt, ...)

@@ -181,10 +181,11 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
 /* The descriptor must be something only root could have written. */
 static int check_owner(int fd, struct tf_config *c)
 {
+	char text[128];
 	struct stat st;
 
 	if (fstat(fd, &st) < 0)
-		return fail(c, "cannot stat: %s", strerror(errno));
+		return fail(c, "cannot stat: %s", tf_strerror(errno, text, sizeof(text)));
 	if (!S_ISREG(st.st_mode))
 		return fail(c, "not a regular file");
 	if (st.st_uid != 0)
@@ -198,7 +199,7 @@ static int check_owner(int fd, struct tf_config *c)
 
 void tf_policy_load(const char *path, struct tf_config *c)
 {
-	char why[TRUSTED_FOR_MESSAGE_MAX];
+	char why[TRUSTED_FOR_MESSAGE_MAX], text[128];
 	char *buf = NULL;
 	size_t len = 0;
 	ssize_t n = 0;
@@ -210,7 +211,7 @@ void tf_policy_load(const char *path, struct tf_config *c)
 	if (fd < 0) {
 		if (errno != ENOENT)
 			fail(c, "cannot open: %s", errno == ELOOP ?
-				 "a symbolic link" : strerror(errno));
+				 "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
 		goto out;
 	}
 	if (check_owner(fd, c) < 0)
@@ -230,7 +231,7 @@ void tf_policy_load(const char *path, struct tf_config *c)
 		len += (size_t)n;
 	}
 	if (n < 0)
-		fail(c, "cannot read: %s", strerror(errno));
+		fail(c, "cannot read: %s", tf_strerror(errno, text, sizeof(text)));
 	else
 		tf_policy_parse(buf, len, c);
 out:

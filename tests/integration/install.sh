@@ -55,6 +55,12 @@ exports=$(nm -D --defined-only "$libdir/libtrustedfor.so" | awk '$2 == "T" { pri
 expect "only the API is exported, every symbol at TRUSTEDFOR_1.0" 0 \
 	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_confine_session@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_policy@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
 	-- echo -n "$exports"
+# trusted_for(3) promises thread safety: none of libc's calls that share a
+# static buffer between threads (strerror() among them).
+unsafe=$(nm -D --undefined-only "$libdir/libtrustedfor.so" | awk '{ sub(/@.*/, "", $2); print $2 }' |
+	grep -xE 'strerror|strsignal|strtok|localtime|gmtime|ctime|asctime|getpw(nam|uid)|getgr(nam|gid)|rand|readdir|setlocale' |
+	tr '\n' ' ')
+expect "the library calls no thread-unsafe libc function" 0 "" "" -- echo -n "$unsafe"
 expect "the static library holds the seed call" 0 "T trusted_for" "" \
 	-- sh -c "nm '$libdir/libtrustedfor.a' 2>/dev/null | grep -x '[0-9a-f]* T trusted_for' | cut -d' ' -f2-"
 done_testing

@@ -62,16 +62,33 @@ run inc noexec/evil.inc
 say "... although the kernel refuses to execute the same file"
 run ./noexec/evil.inc
 
-say "Enforcement: RESTRICT_FILE turns the failed check into a refusal"
-run "$tf" run --restrict-file -- inc noexec/evil.inc
-run "$tf" run --restrict-file -- inc exec/hello.inc
+# Enforcement comes from the exec securebits (Linux 6.14), set by
+# trusted-for run; without them (Debian 12's 6.1) from the policy file or
+# the environment, shown here with TRUSTEDFOR_ENFORCE.
+if "$tf" status | grep -q '^securebits: .*no exec securebits'; then
+	securebits=
+	restrict=(env TRUSTEDFOR_ENFORCE=file)
+	deny=(env TRUSTEDFOR_ENFORCE=interactive)
+	file_what="TRUSTEDFOR_ENFORCE=file (this kernel has no exec securebits)"
+	interactive_what="TRUSTEDFOR_ENFORCE=interactive"
+else
+	securebits=1
+	restrict=("$tf" run --restrict-file --)
+	deny=("$tf" run --deny-interactive --)
+	file_what=RESTRICT_FILE
+	interactive_what=DENY_INTERACTIVE
+fi
 
-say "DENY_INTERACTIVE refuses code that is not a checked file"
-run "$tf" run --deny-interactive -- inc -c +
-printf '+\n' | run --as "printf '+\\n' | $tf run --deny-interactive -- inc -i" \
-	"$tf" run --deny-interactive -- inc -i
-run --as "$tf run --deny-interactive -- inc -i <exec/hello.inc" \
-	"$tf" run --deny-interactive -- inc -i <exec/hello.inc
+say "Enforcement: $file_what turns the failed check into a refusal"
+run "${restrict[@]}" inc noexec/evil.inc
+run "${restrict[@]}" inc exec/hello.inc
+
+say "$interactive_what refuses code that is not a checked file"
+run "${deny[@]}" inc -c +
+printf '+\n' | run --as "printf '+\\n' | ${deny[*]} inc -i" \
+	"${deny[@]}" inc -i
+run --as "${deny[*]} inc -i <exec/hello.inc" \
+	"${deny[@]}" inc -i <exec/hello.inc
 
 for lang in lua python; do
 	launcher=trusted-$lang
@@ -79,19 +96,27 @@ for lang in lua python; do
 	say "The same for trusted-$lang"
 	if [ $lang = lua ]; then
 		printf 'print("hello from lua")\n' >noexec/evil.lua
-		run "$tf" run --restrict-file -- "$launcher" noexec/evil.lua
-		run "$tf" run --deny-interactive -- "$launcher" -e 'print(1)'
+		run "${restrict[@]}" "$launcher" noexec/evil.lua
+		run "${deny[@]}" "$launcher" -e 'print(1)'
 	else
 		# Debian's standard library is mode 0644: policy 1 (mount) is what
 		# a Debian system can enforce today.
 		printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf
 		printf 'print("hello from python")\n' >noexec/evil.py
 		printf 'import json\nprint(json.dumps({"ok": True}))\n' >exec/good.py
-		run "$tf" run --restrict-file -- "$launcher" noexec/evil.py
-		run "$tf" run --restrict-file -- "$launcher" exec/good.py
+		run "${restrict[@]}" "$launcher" noexec/evil.py
+		run "${restrict[@]}" "$launcher" exec/good.py
 		rm /etc/trustedfor.conf
 	fi
 done
 
-say "Locked: the command cannot switch enforcement off again"
-run "$tf" run --restrict-file --deny-interactive --lock -- "$tf" status
+if [ -n "$securebits" ]; then
+	say "Locked: the command cannot switch enforcement off again"
+	run "$tf" run --restrict-file --deny-interactive --lock -- "$tf" status
+else
+	say "For every process: the policy file (root's, here in this namespace only)"
+	printf 'trustedfor-policy 1\nenforce = file,interactive\nend\n' >/etc/trustedfor.conf
+	run "$tf" status
+	run inc noexec/evil.inc
+	rm /etc/trustedfor.conf
+fi

@@ -274,7 +274,6 @@ int main(void)
 		{ "DENY_INTERACTIVE", DENY },
 		{ "both securebits", RESTRICT | DENY },
 	};
-	struct tf_kernel k;
 	char path[512];
 	int root;
 
@@ -289,15 +288,10 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/%s/script", dir, i ? "noexec" : "exec");
 		write_file(path, "+\n", 0755);
 	}
-	/* The securebits came with AT_EXECVE_CHECK; probe in a child. */
-	if (fork() == 0) {
-		tf_kernel_probe(&k);
-		_exit(k.execve_check ? 0 : 1);
-	}
-	int status;
-	wait(&status);
-	if (WEXITSTATUS(status) != 0) {
-		tap_not_run("securebits table", "no exec securebits in this kernel");
+	const char *why = tap_kernel_lacks("exec-securebits");
+
+	if (why) {
+		tap_na("securebits table", why);
 	} else {
 		for (int i = 0; i < 4; i++) {
 			mode_bits = modes[i].bits;

@@ -155,7 +155,8 @@ static void create_arg_table(lua_State *L, char **argv, int argc, int script)
 
 	if (script == argc)
 		script = 0;
-	lua_createtable(L, argc - (script + 1), script + 1);
+	/* With argc 0 there is no interpreter name either. */
+	lua_createtable(L, argc > script ? argc - (script + 1) : 0, script + 1);
 	for (i = 0; i < argc; i++) {
 		lua_pushstring(L, argv[i]);
 		lua_rawseti(L, -2, i - script);
@@ -494,6 +495,13 @@ static int pmain(lua_State *L)
 	char **argv = lua_touserdata(L, 2);
 	int script;
 	int args = collect_args(argv, &script);
+
+	/*
+	 * argc 0 (an empty argv, which kernels before 5.18 pass on): no
+	 * options, no script, so stdin, as lua does; never argv[-1].
+	 */
+	if (script < 0)
+		script = argc;
 
 	luaL_checkversion(L);
 	if (argv[0] && argv[0][0]) {

@@ -17,6 +17,8 @@
 #   - the static entry stub (bench/loaders/exec-stub.c) in front of it: the
 #     option that keeps LD_* away from the launcher by starting it from a
 #     program that runs no dynamic loader, at the price of a second execve;
+#   - the enlightened PT_INTERP prototype (bench/loaders/ld-shim.c) in front
+#     of the system's loader: one open, two reads and five mappings more;
 #   - LD_PRELOAD of a system library: the guard checks every object mapped;
 #   - trusted-python importing 20 extension modules that import no Python
 #     module (each opened, checked and loaded through /proc/self/fd/N),
@@ -32,6 +34,7 @@ fi
 lua=$(realpath "$build/interpreters/lua/trusted-lua")
 py=$(realpath "$build/interpreters/python/trusted-python")
 stub=$(realpath "$build/bench/exec-stub")
+shim_lua=$(realpath "$build/bench/trusted-lua-shim")
 once=$(realpath "$build/bench/run-once")
 libm=$(ls /usr/lib/*/libm.so.6 | head -n 1)
 unset TRUSTEDFOR_ENFORCE LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_CPATH PYTHONPATH \
@@ -57,15 +60,16 @@ add() { names+=("$1"); refs+=("$2"); cmds+=("env $3"); }
 add "lua5.4" 0 "/usr/bin/lua5.4 $dir/ok.lua"
 add "trusted-lua" 0 "$lua $dir/ok.lua"
 add "static stub, then trusted-lua" 1 "$stub $lua $dir/ok.lua"
+add "trusted-lua with the PT_INTERP prototype" 1 "$shim_lua $dir/ok.lua"
 add "trusted-lua, LD_PRELOAD=libm (every object checked)" 1 "LD_PRELOAD=$libm $lua $dir/ok.lua"
 add "trusted-lua, LD_PRELOAD=libm, files enforced" 1 "LD_PRELOAD=$libm TRUSTEDFOR_ENFORCE=file $lua $dir/ok.lua"
 add "lua5.4, LD_PRELOAD=libm" 0 "LD_PRELOAD=$libm /usr/bin/lua5.4 $dir/ok.lua"
-add "python3.11 -S" 6 "/usr/bin/python3.11 -S $dir/ok.py"
-add "trusted-python -S" 6 "$py -S $dir/ok.py"
-add "static stub, then trusted-python -S" 7 "$stub $py -S $dir/ok.py"
-add "trusted-python -S, LD_PRELOAD=libm (every object checked)" 7 "LD_PRELOAD=$libm $py -S $dir/ok.py"
-add "python3.11 -S, 20 extension modules" 10 "/usr/bin/python3.11 -S $dir/exts.py"
-add "trusted-python -S, 20 extension modules" 10 "$py -S $dir/exts.py"
+add "python3.11 -S" 7 "/usr/bin/python3.11 -S $dir/ok.py"
+add "trusted-python -S" 7 "$py -S $dir/ok.py"
+add "static stub, then trusted-python -S" 8 "$stub $py -S $dir/ok.py"
+add "trusted-python -S, LD_PRELOAD=libm (every object checked)" 8 "LD_PRELOAD=$libm $py -S $dir/ok.py"
+add "python3.11 -S, 20 extension modules" 11 "/usr/bin/python3.11 -S $dir/exts.py"
+add "trusted-python -S, 20 extension modules" 11 "$py -S $dir/exts.py"
 
 n=${#cmds[@]}
 for ((c = 0; c < n; c++)); do

@@ -26,6 +26,7 @@ lua=$TF_BUILD/interpreters/lua/trusted-lua
 py=$TF_BUILD/interpreters/python/trusted-python
 inc=$TF_BUILD/interpreters/inc/inc
 tf=$TF_BUILD/tools/trusted-for
+shim_lua=$TF_BUILD/bench/trusted-lua-shim
 X=$TF_TMP/exec N=$TF_TMP/noexec
 export HOME=$X/home
 mkdir -p "$HOME"
@@ -143,6 +144,14 @@ trusted-lua: LD_LIBRARY_PATH: $var" \
 	# initialisers before any code of the program (SECURITY.md).
 	e "known gap: LD_AUDIT runs before the launcher can refuse" 42 "EVIL RAN" "*" \
 		$as "${ENF[@]}" env LD_AUDIT="$N/pwn.so" "$lua" "$N/evil.py"
+	# The prototype of what would close it (bench/loaders/ld-shim.c, in
+	# PT_INTERP): the audit object never reaches the loader.  Not built in
+	# a sanitizer build, whose runtime cannot follow a freestanding start.
+	if [ -x "$shim_lua" ]; then
+		e "prototype PT_INTERP: LD_AUDIT never reaches the loader" 126 "" \
+			"trusted-lua-shim: $N/evil.py: $not: noexec mount" \
+			$as "${ENF[@]}" env LD_AUDIT="$N/pwn.so" "$shim_lua" "$N/evil.py"
+	fi
 	# And any other dynamically linked program, enlightened or not.
 	e "known gap: LD_PRELOAD into /bin/true runs the object" 42 "EVIL RAN" "" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" /bin/true "$N/evil.py"

@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "missing.h"
+#include "printable.h"
 
 #ifndef TRUSTEDFOR_POLICY_FILE
 #define TRUSTEDFOR_POLICY_FILE "/etc/trustedfor.conf"
@@ -123,14 +124,16 @@ static void load_once(void)
 
 static void report_problems(void)
 {
-	char problem[TRUSTED_FOR_MESSAGE_MAX];
+	char problem[TRUSTED_FOR_MESSAGE_MAX], shown[TRUSTED_FOR_MESSAGE_MAX];
 
 	if (atomic_exchange(&file_problem_pending, 0)) {
 		pthread_mutex_lock(&config_lock);
 		memcpy(problem, config.problem, sizeof(problem));
 		pthread_mutex_unlock(&config_lock);
+		/* It quotes the file, which may hold a terminal's controls. */
+		tf_printable(shown, sizeof(shown), problem);
 		tf_log(LOG_ERR, "bad policy file, enforcing everything: %s",
-		       problem);
+		       shown);
 	}
 	if (atomic_exchange(&env_problem_pending, 0))
 		tf_log(LOG_ERR, "bad TRUSTEDFOR_ENFORCE, enforcing everything");

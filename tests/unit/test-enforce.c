@@ -248,6 +248,14 @@ static void log_bad_policy(const char *what)
 	tap_is_int(log_priority[0], LOG_ERR, "%s: at LOG_ERR", what);
 }
 
+static void log_bad_policy_escapes(const char *what)
+{
+	tap_ok(evil_refused(), "%s: a failing file is refused", what);
+	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
+		   "bad policy file, enforcing everything: /etc/trustedfor.conf: line 2: unknown key '??2Jkey'",
+		   "%s: the key is quoted without its C1 control", what);
+}
+
 static void policy_zero(const char *what)
 {
 	struct trusted_for_verdict v;
@@ -318,6 +326,8 @@ int main(void)
 		 "enforce = all\n", refused_both);
 	in_child("bad policy file with TRUSTEDFOR_ENFORCE=none", 0, "none",
 		 "enforcement = none\n", log_bad_policy);
+	in_child("bad policy file whose key holds a C1 control", 0, "none",
+		 "\xc2\x9b" "2Jkey = none\n", log_bad_policy_escapes);
 	in_child("bad policy file", 0, NULL, "policy = 1\r\n", refused_both);
 	in_child("trusted_for_strengthen()", 0, NULL, NULL, strengthen);
 	in_child("audit on", 0, NULL, "audit = on\n", log_audit);

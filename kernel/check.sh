@@ -58,7 +58,7 @@ flock 9
 # What the kernel build (tinyconfig, x86_64, objtool, headers_install uses
 # rsync), the static test program and the guest need.
 packages="linux-source-6.12 qemu-system-x86 gcc make libc6-dev bc bison flex
-libelf-dev libssl-dev xz-utils patch rsync"
+libelf-dev libssl-dev xz-utils patch rsync libseccomp-dev"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
@@ -136,14 +136,16 @@ fi
 # libtrustedfor is compiled in from source, as the project ships it.
 lib_sources=
 lib_flags=-DTFK_NO_LIBRARY
+lib_libs=
 if [ -f "$repo/include/trustedfor.h" ] && ls "$repo"/lib/*.c >/dev/null 2>&1; then
-	lib_sources=$(ls "$repo"/lib/*.c)
-	lib_flags="-I$repo/include -I$repo/lib -DTRUSTEDFOR_POLICY_FILE=\"/etc/trustedfor.conf\""
+	lib_sources=$(ls "$repo"/lib/*.c "$repo"/shared/*.c)
+	lib_flags="-I$repo/include -I$repo/lib -I$repo/shared -DTRUSTEDFOR_POLICY_FILE=\"/etc/trustedfor.conf\""
+	lib_libs=-lseccomp
 fi
 # shellcheck disable=SC2086
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -pthread \
 	-I"$work/hdr/include" $lib_flags \
-	-o "$work/init" "$here"/guest/*.c $lib_sources >"$work/init.log" 2>&1 || {
+	-o "$work/init" "$here"/guest/*.c $lib_sources $lib_libs >"$work/init.log" 2>&1 || {
 	cat "$work/init.log" >&2
 	die "the guest test program does not compile"
 }

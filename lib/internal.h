@@ -4,6 +4,7 @@
 #define TRUSTEDFOR_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "trustedfor.h"
@@ -40,6 +41,20 @@ int tf_fs_holds_code(long type);
 
 /* mount_point.c */
 int tf_mount_point(int fd, char *buf, size_t size);
+
+/* userns.c: this process's uid map, read so that no mount can fake it. */
+#define TF_UID_MAP_MAX 340
+struct tf_uid_map {
+	unsigned int n;
+	uint32_t inside[TF_UID_MAP_MAX], outside[TF_UID_MAP_MAX],
+		count[TF_UID_MAP_MAX];
+};
+int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size);
+int tf_uid_map_parse(const char *buf, struct tf_uid_map *m);
+int tf_uid_map_is_identity(const struct tf_uid_map *m);
+int tf_uid_map_outside(const struct tf_uid_map *m, uint32_t inside,
+		       uint32_t *outside);
+void tf_uid_map_describe(const struct tf_uid_map *m, char *out, size_t size);
 
 /* policy_file.c */
 struct tf_config {

@@ -178,6 +178,54 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
 	return 0;
 }
 
+/*
+ * Root of the initial user namespace, and nobody else, owns the file: in a
+ * namespace of their own a user's files show as uid 0, and a file of the
+ * real root shows as the overflow uid.  Only an identity map proves that
+ * the uid fstat() shows is the initial namespace's (userns.c says why).
+ */
+static int check_root(uid_t uid, struct tf_config *c)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX], map[96], out[32];
+	struct tf_uid_map m;
+	uint32_t outside;
+
+	if (tf_uid_map_read(&m, why, sizeof(why)) < 0)
+		return fail(c, "%s", why);
+	if (tf_uid_map_is_identity(&m)) {
+		if (uid != 0)
+			return fail(c, "owned by uid %u, not root", (unsigned int)uid);
+		return 0;
+	}
+	tf_uid_map_describe(&m, map, sizeof(map));
+	if (tf_uid_map_outside(&m, (uint32_t)uid, &outside) == 0)
+		snprintf(out, sizeof(out), "uid %u", outside);
+	else
+		snprintf(out, sizeof(out), "no uid");
+	return fail(c, "owned by uid %u here, %s in the parent user namespace "
+		    "(uid_map %.60s): only root of the initial one counts",
+		    (unsigned int)uid, out, map);
+}
+
+/*
+ * No file means the defaults, but only where this process sees the
+ * system's mounts: in a user namespace of their own, a user can mount over
+ * /etc and hide the file, so there its absence fails closed.
+ */
+static void absent(struct tf_config *c)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX], map[96];
+	struct tf_uid_map m;
+
+	if (tf_uid_map_read(&m, why, sizeof(why)) < 0) {
+		fail(c, "absent, and %s", why);
+	} else if (!tf_uid_map_is_identity(&m)) {
+		tf_uid_map_describe(&m, map, sizeof(map));
+		fail(c, "absent, in a user namespace (uid_map %.60s) where a mount "
+		     "can hide it", map);
+	}
+}
+
 /* The descriptor must be something only root could have written. */
 static int check_owner(int fd, struct tf_config *c)
 {
@@ -188,9 +236,8 @@ static int check_owner(int fd, struct tf_config *c)
 		return fail(c, "cannot stat: %s", tf_strerror(errno, text, sizeof(text)));
 	if (!S_ISREG(st.st_mode))
 		return fail(c, "not a regular file");
-	if (st.st_uid != 0)
-		return fail(c, "owned by uid %u, not root",
-			    (unsigned int)st.st_uid);
+	if (check_root(st.st_uid, c) < 0)
+		return -1;
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		return fail(c, "writable by group or others (mode %04o)",
 			    (unsigned int)(st.st_mode & 07777));
@@ -209,7 +256,9 @@ void tf_policy_load(const char *path, struct tf_config *c)
 	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		if (errno != ENOENT)
+		if (errno == ENOENT)
+			absent(c);
+		else
 			fail(c, "cannot open: %s", errno == ELOOP ?
 				 "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
 		goto out;

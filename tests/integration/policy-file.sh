@@ -42,6 +42,77 @@ expect "status: a complete file is trusted" 0 "policy file: /etc/trustedfor.conf
 expect "control: with it nothing is enforced and the file runs" 0 "1" "" -- \
 	nobody "$inc" "$noex/one"
 
+# User namespaces (issue 9, family 1): inside "unshare -Urm" a user can mount
+# over /etc, where their own file shows as uid 0, or hide the file.  Only
+# root of the initial user namespace counts, and only an identity uid_map
+# proves that uids seen here are the initial namespace's; so inside any
+# other namespace a file fails closed, and so does its absence.
+# in_userns WHO SCRIPT: SCRIPT in "unshare -Urm" started by WHO (root or
+# nobody); SCRIPT sees $TF, $inc, $lua, $noex and $policy (a complete
+# file that enforces nothing).
+in_userns() {
+	local who=$1
+	shift
+	local as=()
+	[ "$who" = nobody ] && as=(setpriv --reuid 65534 --regid 65534 --clear-groups --)
+	"${as[@]}" env TF="$TF" inc="$inc" lua="$lua" noex="$noex" \
+		LD_LIBRARY_PATH="$TF_BUILD/lib" \
+		policy=$'trustedfor-policy 1\nenforce = none\nend' \
+		unshare -Urm bash -c "$1"
+}
+failing="policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf"
+status_line='"$TF" status | grep "^policy file:"'
+set_policy_file "enforce = none"
+for who in root nobody; do
+	[ $who = root ] && outer=0 || outer=65534
+	expect "userns, $who: their own file mounted over /etc fails closed" 0 \
+		"$failing: owned by uid 0 here, uid $outer in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&'"$status_line"
+	expect "userns, $who: ... and trusted-lua refuses the noexec file" 126 "" \
+		"trusted-lua: $noex/evil.lua: not trusted for execution: noexec mount" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && exec "$lua" "$noex/evil.lua"'
+	expect "userns, $who: the file hidden under an empty /etc fails closed" 0 \
+		"$failing: absent, in a user namespace (uid_map 0 $outer 1) where a mount can hide it" "" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && '"$status_line"
+	expect "userns, $who: ... and inc refuses the noexec file" 126 "" \
+		"inc: $noex/one: not trusted for execution: noexec mount" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && exec "$inc" "$noex/one"'
+	# Root's own namespace maps its root, the others see root's file as
+	# the overflow uid.
+	[ $who = root ] && seen="uid 0 here, uid 0" || seen="uid 65534 here, no uid"
+	expect "userns, $who: the root-owned file, seen from inside, fails closed" 0 \
+		"$failing: owned by $seen in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
+		in_userns $who "$status_line"
+	# A namespace in a namespace maps its "0" to the outer one's "0", the
+	# user's own uid: one step of the map would call their file root's.
+	expect "userns, $who: their file seen from a nested namespace fails closed" 0 \
+		"$failing: owned by uid 0 here, uid 0 in the parent user namespace (uid_map 0 0 1): only root of the initial one counts" "" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && unshare -Ur bash -c '"'$status_line'"
+	# The map itself cannot be faked by a mount.
+	expect "userns, $who: an identity map mounted over /proc/PID/uid_map is not read" 0 \
+		"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&
+			echo "0 0 4294967295" >/etc/map &&
+			(mount --bind /etc/map /proc/$BASHPID/uid_map && grep -qx " *0 *0 *4294967295" /proc/$BASHPID/uid_map &&
+			 exec "$TF" status) | grep "^policy file:"'
+	expect "userns, $who: a tmpfs over /proc with an identity map fails closed" 0 \
+		"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
+		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&
+			mkdir -p /etc/proc/self && echo "0 0 4294967295" >/etc/proc/self/uid_map &&
+			mount --bind /etc/proc /proc && '"$status_line"
+done
+# Controls: outside a user namespace the same file counts, and its absence
+# is the defaults, for root and for uid 65534.
+expect "control, nobody: the root-owned file counts outside a user namespace" 0 \
+	"policy file: /etc/trustedfor.conf: trusted" "" -- \
+	nobody env TF="$TF" bash -c "$status_line"
+set_policy_file -
+expect "control, nobody: no file outside a user namespace is the defaults" 0 \
+	"policy file: /etc/trustedfor.conf: absent, defaults apply" "" -- \
+	nobody env TF="$TF" bash -c "$status_line"
+expect "control, nobody: ... and the noexec file runs when nothing is enforced" 0 "1" "" -- \
+	nobody "$inc" "$noex/one"
+
 # The race: root rewrites a strict file in place as editors and cp(1) do
 # (O_TRUNC, then the content in several writes: each printf is one write)
 # while interpreters start, each reading whatever is there at that moment.

@@ -291,6 +291,42 @@ static void rewrite_in_place(const char *path, int real_root)
 	       "load: ... the writer kept writing until stopped");
 }
 
+/* /proc/self/uid_map as the kernel writes it, and what the loader makes of it. */
+static void uid_maps(void)
+{
+	static const struct {
+		const char *what, *map;
+		int parses, identity;
+		uint32_t inside; /* translated through the map: */
+		long long outside; /* -1: unmapped */
+	} rows[] = {
+		{ "the initial namespace", "         0          0 4294967295\n", 1, 1, 0, 0 },
+		{ "unshare -Ur by uid 1000", "         0       1000          1\n", 1, 0, 0, 1000 },
+		{ "... where the real root is unmapped", "         0       1000          1\n", 1, 0, 65534, -1 },
+		{ "root's unshare -Ur: uid 0 of the parent, maybe not the initial one", "0 0 1\n", 1, 0, 0, 0 },
+		{ "a rootless container", "0 1000 1\n1 100000 65536\n", 1, 0, 1000, 100999 },
+		{ "identity in two pieces is not the initial map", "0 0 1\n1 1 4294967294\n", 1, 0, 5, 5 },
+		{ "a map not yet written", "", 1, 0, 0, -1 },
+		{ "no newline", "0 0 4294967295", 0, 0, 0, -1 },
+		{ "a number too large", "0 0 4294967296\n", 0, 0, 0, -1 },
+		{ "a sign", "0 -1 4294967295\n", 0, 0, 0, -1 },
+		{ "two fields", "0 0\n", 0, 0, 0, -1 },
+		{ "a fourth field", "0 0 1 1\n", 0, 0, 0, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct tf_uid_map m;
+		uint32_t out = 0;
+		int parses = tf_uid_map_parse(rows[i].map, &m) == 0;
+		int mapped = parses && tf_uid_map_outside(&m, rows[i].inside, &out) == 0;
+
+		tap_ok(parses == rows[i].parses &&
+			       (!parses || (tf_uid_map_is_identity(&m) == rows[i].identity &&
+					    (mapped ? (long long)out : -1) == rows[i].outside)),
+		       "uid_map: %s", rows[i].what);
+	}
+}
+
 int main(void)
 {
 	char dir[256];
@@ -299,6 +335,7 @@ int main(void)
 	parse_rows();
 	parse_prefixes();
 	parse_sizes();
+	uid_maps();
 	root = tap_private_namespace(dir, sizeof(dir));
 	if (root < 0)
 		tap_not_run("policy file loading", "needs root or user namespaces");

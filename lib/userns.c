@@ -44,19 +44,17 @@ static int open_uid_map(void)
 	proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (proc < 0)
 		return -1;
+	/* Poisoned: a filter that fakes success without filling it fails. */
+	memset(&sfs, 0, sizeof(sfs));
 	if (fstatfs(proc, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
 		close(proc);
 		errno = EXDEV;
 		return -1;
 	}
+	/* Resolved inside that procfs mount only: nothing over it is read. */
 	fd = (int)syscall(SYS_openat2, proc, "self/uid_map", &how, sizeof(how));
 	error = errno;
 	close(proc);
-	if (fd >= 0 && (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)) {
-		close(fd);
-		fd = -1;
-		error = EXDEV;
-	}
 	errno = error;
 	return fd;
 }
@@ -142,7 +140,7 @@ void tf_uid_map_describe(const struct tf_uid_map *m, char *out, size_t size)
 {
 	size_t n = 0;
 
-	out[0] = '\0';
+	snprintf(out, size, "%s", m->n ? "" : "empty");
 	for (unsigned int i = 0; i < m->n && n + 1 < size; i++)
 		n += (size_t)snprintf(out + n, size - n, "%s%u %u %u",
 				      i ? ", " : "", m->inside[i],

@@ -48,15 +48,16 @@ expect "control: with it nothing is enforced and the file runs" 0 "1" "" -- \
 # proves that uids seen here are the initial namespace's; so inside any
 # other namespace a file fails closed, and so does its absence.
 # in_userns WHO SCRIPT: SCRIPT in "unshare -Urm" started by WHO (root or
-# nobody); SCRIPT sees $TF, $inc, $lua, $noex and $policy (a complete
-# file that enforces nothing).
+# nobody); SCRIPT sees $TF, $inc, $lua, $noex, $policy (a complete file
+# that enforces nothing) and $libdir (the build's libraries: without /proc
+# the loader cannot find them through $ORIGIN).
 in_userns() {
 	local who=$1
 	shift
 	local as=()
 	[ "$who" = nobody ] && as=(setpriv --reuid 65534 --regid 65534 --clear-groups --)
 	"${as[@]}" env TF="$TF" inc="$inc" lua="$lua" noex="$noex" \
-		LD_LIBRARY_PATH="$TF_BUILD/lib" \
+		libdir="$TF_BUILD/lib" \
 		policy=$'trustedfor-policy 1\nenforce = none\nend' \
 		unshare -Urm bash -c "$1"
 }
@@ -99,7 +100,8 @@ for who in root nobody; do
 		"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
 		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&
 			mkdir -p /etc/proc/self && echo "0 0 4294967295" >/etc/proc/self/uid_map &&
-			mount --bind /etc/proc /proc && '"$status_line"
+			mount --bind /etc/proc /proc &&
+			LD_LIBRARY_PATH=$libdir '"$status_line"
 done
 # Controls: outside a user namespace the same file counts, and its absence
 # is the defaults, for root and for uid 65534.

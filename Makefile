@@ -5,12 +5,14 @@
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
 #                 the kernel series booted in QEMU; ends "N passed, N failed"
 #   make bench    the benchmarks: library, Lua, Python, and in the guest
+#   make shells   trusted-dash and trusted-bash (part of every build; the
+#                 compiled trees are cached in /var/tmp/trustedfor-shells)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps build asan demo check check-fast kernel-check bench install clean
+.PHONY: all deps build shells asan demo check check-fast kernel-check bench install clean
 
 all: build
 
@@ -20,6 +22,9 @@ deps:
 build: deps
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) --werror
 	ninja -C $(BUILD)
+
+shells: build
+	ninja -C $(BUILD) shells/trusted-dash shells/trusted-bash
 
 asan: deps
 	@test -f $(ASAN_BUILD)/build.ninja || meson setup $(ASAN_BUILD) --werror \

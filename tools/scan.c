@@ -34,6 +34,7 @@ struct scan {
 	dev_t root_dev;
 	unsigned long files, dirs, skipped, refused, errors;
 	unsigned long by_reason[REASONS];
+	unsigned long shell_startup; /* refused files that shells read */
 	struct timespec last_progress;
 };
 
@@ -70,6 +71,26 @@ static void report_error(struct scan *s, const char *path, const char *what)
 	s->errors++;
 }
 
+/*
+ * The files a login or interactive shell reads as code (trusted-dash(1),
+ * trusted-bash(1)): Debian installs them mode 0644, so that policy 2 or 3
+ * refuses them, and a system that enforces must know which they are.
+ */
+static int is_shell_startup(const char *path, const char *name)
+{
+	static const char *const names[] = { ".profile", ".bashrc",
+		".bash_profile", ".bash_login", ".bash_logout", "bash.bashrc" };
+	size_t len = strlen(path);
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	if (len >= 12 && !strcmp(path + len - 12, "/etc/profile"))
+		return 1;
+	return strstr(path, "/profile.d/") && len > 3 &&
+	       !strcmp(path + len - 3, ".sh");
+}
+
 static void check_file(struct scan *s, int dirfd, const char *name,
 		       const char *path)
 {
@@ -87,6 +108,7 @@ static void check_file(struct scan *s, int dirfd, const char *name,
 		return;
 	s->refused++;
 	s->by_reason[v.reason < REASONS ? v.reason : TRUSTED_FOR_ERROR]++;
+	s->shell_startup += is_shell_startup(path, name);
 	clear_progress(s);
 	print_verdict(stdout, &v);
 	putchar('\n');
@@ -255,6 +277,9 @@ int cmd_scan(int argc, char **argv)
 			printf("  %s: %lu\n",
 			       trusted_for_reason_string((enum trusted_for_reason)r),
 			       s.by_reason[r]);
+	if (s.shell_startup)
+		printf("shell startup files among them: %lu (login and interactive shells refuse them when files are enforced: make them executable, or use policy 1; see trusted-bash(1))\n",
+		       s.shell_startup);
 	if (s.errors)
 		printf("errors: %lu\n", s.errors);
 	return s.errors ? EXIT_ERROR : s.refused ? EXIT_UNTRUSTED : EXIT_TRUSTED;

@@ -181,6 +181,20 @@ $T/exec/tree/lib.py: not trusted for execution: no execute permission: uid 0
 $T/exec/tree/sub/deep.py: not trusted for execution: no execute permission: uid 0
 scanned 4 files in 3 directories under policy 2 (1 other entries skipped): 2 would be refused" "" \
 	-- scan_sorted $TF scan --policy 2 "$T/exec/tree"
+mkdir -p "$T/exec/etc/profile.d" "$T/exec/home"
+printf ':\n' >"$T/exec/etc/profile" && chmod 0644 "$T/exec/etc/profile"
+printf ':\n' >"$T/exec/etc/profile.d/x.sh" && chmod 0644 "$T/exec/etc/profile.d/x.sh"
+printf ':\n' >"$T/exec/home/.bashrc" && chmod 0644 "$T/exec/home/.bashrc"
+printf ':\n' >"$T/exec/home/notes" && chmod 0644 "$T/exec/home/notes"
+expect "scan: the shells' startup files are counted" 1 \
+	"  no execute permission: 4
+$T/exec/etc/profile.d/x.sh: not trusted for execution: no execute permission: uid 0
+$T/exec/etc/profile: not trusted for execution: no execute permission: uid 0
+$T/exec/home/.bashrc: not trusted for execution: no execute permission: uid 0
+$T/exec/home/notes: not trusted for execution: no execute permission: uid 0
+scanned 4 files in 3 directories under policy 3 (0 other entries skipped): 4 would be refused
+shell startup files among them: 3 (login and interactive shells refuse them when files are enforced: make them executable, or use policy 1; see trusted-bash(1))" "" \
+	-- scan_sorted $TF scan "$T/exec/etc" "$T/exec/home"
 expect "scan --policy 1 of an exec tree: nothing refused" 0 \
 	"scanned 3 files in 2 directories under policy 1 (2 other entries skipped): 0 would be refused" "" \
 	-- $TF scan -x --policy 1 "$T/exec/tree"

@@ -16,7 +16,9 @@
 #               stdin, e.g. (-i) for inc, (-) or () for others
 #
 # and may set "missing" to a reason why the interpreter cannot be tested
-# (its cells are then "not run", a failure under CI).  It may also export or
+# (its cells are then "not run", a failure under CI), or "not_in_build" to
+# say that this build directory was configured without it (Meson option
+# shells=false): its cells are then left out, with a comment.  It may also export or
 # unset environment variables for its interpreter (LUA_INIT, ASAN_OPTIONS):
 # each adapter is sourced in a subshell of its own, so they apply to its
 # cells only.
@@ -98,6 +100,11 @@ for adapter in "$TF_SRC"/tests/conformance/interpreters/*.sh; do
 		name=$(basename "$adapter" .sh)
 		stdin_args=()
 		. "$adapter"
+		if [ -n "${not_in_build:-}" ]; then
+			echo "# $name: left out: $not_in_build"
+			echo "$tap_n $tap_failed" >"$TF_TMP/counts"
+			exit 0
+		fi
 		if [ -z "${missing:-}" ] && [ ! -x "$interp" ]; then
 			missing="$interp is not built"
 		fi

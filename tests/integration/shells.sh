@@ -1,0 +1,431 @@
+#!/bin/bash
+# trusted-dash and trusted-bash: every way code enters the shell, under
+# check policy 1 and 3, as root and as uid 65534, with the exact refusal.
+# Enforcement comes from the policy file (it works on kernels without the
+# exec securebits); the securebits route is the interpreter matrix's.
+#
+#   file code         the script, ".", "source", their PATH search, a
+#                     symlink, a hardlink, a bind mount, /dev/fd/N,
+#                     /proc/self/fd/N, ENV, BASH_ENV, the profile and rc
+#                     files: a file on a noexec mount is refused under both
+#                     policies, a file without the execute bit under 3.
+#   interactive code  -c, -i, -s, a pipe, a FIFO, a non-executable file on
+#                     stdin, process substitution, a terminal (a login
+#                     shell on a pseudo-terminal).
+#   environment code  exported functions, PS4, ENV and BASH_ENV values that
+#                     expand, SHELLOPTS, BASHOPTS, PROMPT_COMMAND: each
+#                     with a control run that shows the payload running
+#                     when nothing is enforced.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+export LC_ALL=C
+unset TRUSTEDFOR_ENFORCE ENV BASH_ENV SHELLOPTS BASHOPTS PROMPT_COMMAND PS4
+make_mounts || { not_ok "mount the exec and noexec tmpfs"; done_testing; }
+set_policy_file - || { not_ok "overlay /etc"; done_testing; }
+exec_dir=$TF_TMP/exec
+noexec_dir=$TF_TMP/noexec
+
+
+# policy N ENFORCE: the policy file for the next cases.
+policy() {
+	set_policy_file "$(printf 'policy = %s\nenforce = %s\naudit = off\n' "$1" "$2")"
+}
+
+# as USER COMMAND...: COMMAND as root or as uid 65534.
+as() {
+	local user=$1
+	shift
+	if [ "$user" = root ]; then
+		"$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	fi
+}
+
+# with_fd N FILE COMMAND...: COMMAND with FILE open on descriptor N.
+with_fd() {
+	local n=$1 file=$2
+	shift 2
+	eval "\"\$@\" $n<\"\$file\""
+}
+
+# with_fifo COMMAND...: COMMAND reading "echo ran" from a FIFO.
+with_fifo() {
+	local fifo=$TF_TMP/fifo st
+	rm -f "$fifo"
+	mkfifo -m 0666 "$fifo"
+	printf 'echo ran\n' >"$fifo" 2>/dev/null &
+	"$@" <"$fifo"
+	st=$?
+	wait
+	return $st
+}
+
+# procsub USER SHELL: SHELL given "echo ran" as <(...) (/dev/fd/63) by a
+# bash of the same user, who must be able to open the pipe again.
+procsub() { as "$1" bash -c '"$1" <(printf "echo ran\n")' _ "$2"; }
+
+# on_tty USER COMMAND...: COMMAND on a pseudo-terminal of its own, standard
+# input included; what the terminal showed, carriage returns dropped.
+on_tty() {
+	local user=$1 cmd
+	shift
+	[ "$user" = root ] || set -- setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	printf -v cmd '%q ' "$@"
+	script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
+	return "${PIPESTATUS[0]}"
+}
+
+# A payload for each variant: "nox" on the exec mount without the execute
+# bit (policy 1 runs it, 3 refuses it), "bad" on the noexec mount with it
+# (refused by both).  Each prints "ran".
+payload() {
+	local variant=$1 path=$2
+	mkdir -p "$(dirname "$path")"
+	printf 'echo ran\n' >"$path"
+	case $variant in
+	nox) chmod 0644 "$path" ;;
+	bad) chmod 0755 "$path" ;;
+	esac
+}
+dir_of() { [ "$1" = nox ] && echo "$exec_dir" || echo "$noexec_dir"; }
+reason_of() {
+	if [ "$1" = bad ]; then
+		echo "noexec mount"
+	elif [ "$2" = 3 ]; then
+		echo "no execute permission"
+	fi
+}
+
+# A trusted script on the exec mount: TEXT, executable.
+trusted_script() {
+	printf '%s\n' "$2" >"$exec_dir/$1"
+	chmod 0755 "$exec_dir/$1"
+	echo "$exec_dir/$1"
+}
+
+# --- file code ---------------------------------------------------------------
+# Each entry sets: cmd (the command), name (what a refusal names), ok_out
+# and ok_err (what it prints when the file runs), ref_out, ref_status and
+# pre_err/post_err (what surrounds the refusal line on stderr when it is
+# refused), from the payload variant $v and the shell $sh.  Setup that
+# mounts undoes itself in "cleanup".
+entry_script() {
+	payload "$v" "$d/script-$v.sh"
+	name=$d/script-$v.sh
+	cmd=("$shell" "$name")
+}
+entry_dot() {
+	payload "$v" "$d/dot-$v.sh"
+	name=$d/dot-$v.sh
+	cmd=("$shell" "$(trusted_script main-dot-$v.sh ". $name
+echo after")")
+	ok_out=$'ran\nafter'
+}
+entry_dot_path() {
+	payload "$v" "$d/path-$v/lib.sh"
+	name=$d/path-$v/lib.sh
+	cmd=("$shell" "$(trusted_script main-path-$v.sh "PATH=$d/path-$v:\$PATH
+. lib.sh
+echo after")")
+	ok_out=$'ran\nafter'
+}
+entry_source() {
+	payload "$v" "$d/source-$v.sh"
+	name=$d/source-$v.sh
+	cmd=("$shell" "$(trusted_script main-source-$v.sh "source $name
+echo after")")
+	ok_out=$'ran\nafter'
+}
+entry_symlink() {
+	payload "$v" "$d/target-$v.sh"
+	name=$exec_dir/symlink-$v.sh
+	ln -sf "$d/target-$v.sh" "$name"
+	cmd=("$shell" "$name")
+}
+entry_hardlink() {
+	payload "$v" "$d/original-$v.sh"
+	name=$d/hardlink-$v.sh
+	ln -f "$d/original-$v.sh" "$name"
+	cmd=("$shell" "$name")
+}
+entry_bind_mount() {
+	payload "$v" "$d/bound-$v.sh"
+	name=$exec_dir/bind-target-$v.sh
+	: >"$name"
+	chmod 0755 "$name"
+	mount --bind "$d/bound-$v.sh" "$name"
+	cleanup="umount $name"
+	cmd=("$shell" "$name")
+}
+entry_dev_fd() {
+	payload "$v" "$d/devfd-$v.sh"
+	name=/dev/fd/7
+	pre=(with_fd 7 "$d/devfd-$v.sh")
+	cmd=("$shell" "$name")
+}
+entry_proc_fd() {
+	payload "$v" "$d/procfd-$v.sh"
+	name=/proc/self/fd/7
+	pre=(with_fd 7 "$d/procfd-$v.sh")
+	cmd=("$shell" "$name")
+}
+# BASH_ENV: read before a non-interactive bash runs its script.
+entry_bash_env() {
+	payload "$v" "$d/bash-env-$v.sh"
+	name=$d/bash-env-$v.sh
+	cmd=(env "BASH_ENV=$name" "$shell" "$(trusted_script main-env.sh 'echo after')")
+	ok_out=$'ran\nafter'
+}
+# place_startup FILE PAYLOAD: put PAYLOAD where a startup file is looked
+# for: /etc/... (the overlay; the noexec payload is bind-mounted, so that
+# the file keeps its mount) or ~/... (a HOME on the payload's own mount,
+# readable by uid 65534); any other FILE is the payload itself.  Sets name
+# and cleanup.
+place_startup() {
+	local file=$1 src=$2
+	case $file in
+	/etc/*)
+		name=$file
+		if [ "$v" = nox ]; then
+			cp -p "$src" "$file"
+			cleanup="rm -f $file"
+		else
+			: >"$file"
+			mount --bind "$src" "$file"
+			cleanup="umount $file; rm -f $file"
+		fi
+		;;
+	'~/'*)
+		mkdir -p "$d/home-$v"
+		name=$d/home-$v/${file#\~/}
+		cp -p "$src" "$name"
+		cleanup="rm -f $name"
+		;;
+	*) name=$src ;;
+	esac
+}
+# A login shell (not interactive: a -c string under RESTRICT_FILE only)
+# reads the profile files; the refusal of one ends it.
+login_entry() {
+	payload "$v" "$d/login-$v"
+	place_startup "$1" "$d/login-$v"
+	cmd=(env "HOME=$d/home-$v" "$shell" -l -c 'echo after')
+	ok_out=$'ran\nafter'
+}
+entry_etc_profile() { login_entry /etc/profile; }
+entry_profile() { login_entry '~/.profile'; }
+entry_bash_profile() { login_entry '~/.bash_profile'; }
+entry_bash_login() { login_entry '~/.bash_login'; }
+# An interactive shell reads its rc files; a refused one is skipped (as a
+# failed "." in an interactive shell) and the session goes on.  Without a
+# controlling terminal (setsid), bash says so on two lines first.
+interactive_entry() {
+	local file=$1
+	shift
+	payload "$v" "$d/rc-$v"
+	place_startup "$file" "$d/rc-$v"
+	cmd=(env "HOME=$d/home-$v" "$@")
+	ok_out=$'ran\nafter'
+	ref_out=after
+	ref_status=0
+	if [ "$sh" = bash ]; then
+		pre_err="trusted-bash: cannot set terminal process group (-1): Inappropriate ioctl for device
+trusted-bash: no job control in this shell"
+	fi
+	ok_err=$pre_err
+}
+entry_bashrc() { interactive_entry '~/.bashrc' setsid -w "$shell" -i -c 'echo after'; }
+entry_bash_bashrc() { interactive_entry /etc/bash.bashrc setsid -w "$shell" -i -c 'echo after'; }
+entry_rcfile() { interactive_entry rc setsid -w "$shell" --rcfile "$d/rc-$v" -i -c 'echo after'; }
+entry_init_file() { interactive_entry rc setsid -w "$shell" --init-file "$d/rc-$v" -i -c 'echo after'; }
+entry_env_bash() { interactive_entry rc setsid -w env "ENV=$d/rc-$v" "$shell" --posix -i -c 'echo after'; }
+entry_env_dash() { interactive_entry rc env "ENV=$d/rc-$v" "$shell" -i +m -c 'echo after'; }
+
+file_entries_dash='script dot dot_path symlink hardlink bind_mount dev_fd proc_fd etc_profile profile env_dash'
+file_entries_bash='script dot dot_path source symlink hardlink bind_mount dev_fd proc_fd bash_env etc_profile bash_profile bash_login profile bashrc bash_bashrc rcfile init_file env_bash'
+
+# run_file_entry ENTRY USER POLICY VARIANT CONTROL
+run_file_entry() {
+	local entry=$1 user=$2 pol=$3 v=$4 control=$5 d reason
+	local pre=() cmd=() name ok_out=ran ok_err="" ref_out="" ref_status=126
+	local pre_err="" post_err="" cleanup="" want_status want_out want_err
+	d=$(dir_of "$v")
+	"entry_$entry"
+	reason=$(reason_of "$v" "$pol")
+	if [ -n "$control" ]; then
+		policy "$pol" none
+		reason=
+	else
+		policy "$pol" file
+	fi
+	if [ -z "$reason" ]; then
+		want_status=0 want_out=$ok_out want_err=$ok_err
+	else
+		want_status=$ref_status want_out=$ref_out
+		want_err="${pre_err:+$pre_err
+}trusted-$sh: $name: not trusted for execution: $reason${post_err:+
+$post_err}"
+	fi
+	expect "trusted-$sh: $entry ($v) as $user, policy $pol, ${control:-enforce file}" \
+		"$want_status" "$want_out" "$want_err" -- "${pre[@]}" as "$user" "${cmd[@]}"
+	[ -z "$cleanup" ] || eval "$cleanup"
+}
+
+# --- interactive code ----------------------------------------------------------
+# run_interactive USER POLICY: each entry point under enforce = interactive,
+# and under none as the control.
+run_interactive() {
+	local user=$1 pol=$2 uid script nox
+	uid=$([ "$user" = root ] && echo 0 || echo 65534)
+	script=$(trusted_script interactive.sh 'echo ran')
+	nox=$exec_dir/stdin-nox.sh
+	payload nox "$nox"
+	local p="trusted-$sh" pipe="not a regular file: FIFO or pipe"
+	local stdin_nox=ran stdin_nox_err="" stdin_nox_status=0
+	if [ "$pol" = 3 ]; then
+		stdin_nox="" stdin_nox_status=126
+		stdin_nox_err="$p: <stdin>: interactive code refused: no execute permission: uid $uid"
+	fi
+	local w="trusted-$sh as $user, policy $pol"
+
+	policy "$pol" none
+	expect "$w: -c runs when nothing is enforced" 0 ran "" -- as "$user" "$shell" -c 'echo ran'
+	expect "$w: a pipe runs when nothing is enforced" 0 ran "" -- with_pipe 'echo ran' as "$user" "$shell"
+	expect "$w: process substitution runs when nothing is enforced" 0 ran "" -- procsub "$user" "$shell"
+
+	policy "$pol" interactive
+	expect "$w: -c" 126 "" "$p: -c: interactive code refused" -- as "$user" "$shell" -c 'echo ran'
+	expect "$w: -i with a script" 126 "" "$p: -i: interactive code refused" -- as "$user" "$shell" -i "$script"
+	expect "$w: -i with a trusted file on stdin" 126 "" "$p: -i: interactive code refused" -- with_stdin "$script" as "$user" "$shell" -i
+	expect "$w: -s with a pipe" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_pipe 'echo ran' as "$user" "$shell" -s a b
+	expect "$w: cat script | sh" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_pipe "$(cat "$script")" as "$user" "$shell"
+	expect "$w: sh < fifo" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_fifo as "$user" "$shell"
+	expect "$w: a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as "$user" "$shell"
+	expect "$w: -s with a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as "$user" "$shell" -s a b
+	expect "$w: a file without the execute bit on stdin" "$stdin_nox_status" "$stdin_nox" "$stdin_nox_err" -- with_stdin "$nox" as "$user" "$shell"
+	expect "$w: a script still runs" 0 ran "" -- as "$user" "$shell" "$script"
+	# A pipe named as the script: with files enforced too, it is refused
+	# whatever name the library gives the reason (it is not a regular file).
+	policy "$pol" file,interactive
+	expect "$w: process substitution, everything enforced" 126 "" "*" -- procsub "$user" "$shell"
+	policy "$pol" interactive
+	expect "$w: a login shell on a terminal is refused" 126 \
+		"$p: <stdin>: interactive code refused: not a regular file: character device" "" \
+		-- on_tty "$user" "$shell" -l
+}
+
+# --- environment code ------------------------------------------------------------
+# env_case WHAT VAR=VALUE... -- SCRIPT_TEXT: the payload writes to a marker
+# file; the control run (nothing enforced) must create it, the enforced
+# run (enforce = interactive) must not, and must say so in one line a
+# variable.
+marker=$TF_TMP/payload-ran
+env_case() {
+	local what=$1 want_ctl_out=$2 want_out=$3 want_err=$4
+	shift 4
+	local envs=()
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	local script
+	script=$(trusted_script env-case.sh "$2")
+	local w="trusted-$sh as $user, policy $pol: $what"
+
+	rm -f "$marker"
+	policy "$pol" none
+	expect "$w: control: runs with nothing enforced" 0 "$want_ctl_out" "*" -- as "$user" env "${envs[@]}" "$shell" "$script"
+	if [ -e "$marker" ]; then ok "$w: control: the payload ran"; else not_ok "$w: control: the payload ran"; fi
+	rm -f "$marker"
+	policy "$pol" interactive
+	expect "$w: not imported under DENY_INTERACTIVE" 0 "$want_out" "$want_err" -- as "$user" env "${envs[@]}" "$shell" "$script"
+	if [ -e "$marker" ]; then not_ok "$w: the payload did not run"; else ok "$w: the payload did not run"; fi
+}
+run_environment() {
+	local user=$1 pol=$2 p="trusted-$sh"
+	local pay="\$(touch $marker)"
+	# The marker directory must be writable by the payload's user.
+	chmod 1777 "$TF_TMP"
+	# bash itself never imports PS4 when it runs as root: no control there.
+	if [ "$sh" = dash ] || [ "$user" != root ]; then
+		env_case "PS4 with a command substitution, set -x" ran "ran" "$p: PS4: interactive code refused
++ echo ran" "PS4=$pay+ " -- 'set -x; echo ran'
+	fi
+	if [ "$sh" = bash ]; then
+		env_case "an exported function" $'payload\nran' ran "$p: BASH_FUNC_greet%%: interactive code refused" \
+			"BASH_FUNC_greet%%=() { touch $marker; echo payload; }" -- 'greet 2>/dev/null; echo ran'
+		env_case "BASH_ENV that expands" ran ran "$p: BASH_ENV: interactive code refused" "BASH_ENV=$pay" -- 'echo ran'
+		[ "$user" = root ] ||
+			env_case "SHELLOPTS=xtrace with PS4" ran ran "$p: SHELLOPTS: interactive code refused
+$p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
+		# BASHOPTS sets no code, but any option it sets goes: xpg_echo shows it.
+		local script w="trusted-bash as $user, policy $pol: BASHOPTS"
+		script=$(trusted_script bashopts.sh "echo 'a\\tb'")
+		policy "$pol" none
+		expect "$w: control: imported with nothing enforced" 0 $'a\tb' "" -- as "$user" env BASHOPTS=xpg_echo "$shell" "$script"
+		policy "$pol" interactive
+		expect "$w: not imported under DENY_INTERACTIVE" 0 'a\tb' "$p: BASHOPTS: interactive code refused" \
+			-- as "$user" env BASHOPTS=xpg_echo "$shell" "$script"
+	fi
+}
+
+# --- Debian's own startup files, end to end ---------------------------------------
+# Policy 1 with files enforced: a login shell, and an interactive login
+# shell, run Debian's /etc/profile (and what it sources: /etc/bash.bashrc,
+# /etc/profile.d) and the session goes on.  Policy 3 refuses /etc/profile
+# (mode 0644): a login shell that is not interactive ends there.
+login_e2e() {
+	local sh=$1 shell=$TF_BUILD/shells/trusted-$1 home=$TF_TMP/e2e-home
+	[ -x "$shell" ] || return 0
+	[ -f /etc/profile ] || { not_ok "trusted-$sh: Debian's /etc/profile is there"; return; }
+	mkdir -p "$home"
+	policy 1 file
+	expect "trusted-$sh: login shell, policy 1, files enforced: Debian's profile runs" 0 after "" \
+		-- env -i HOME="$home" PATH=/usr/bin:/bin TERM=dumb "$shell" -l -c 'echo after'
+	with_pipe 'echo "in session: $0"' setsid -w env -i HOME="$home" PATH=/usr/bin:/bin TERM=dumb \
+		"$shell" -l -i >"$TF_TMP/e2e.out" 2>"$TF_TMP/e2e.err"
+	if [ $? = 0 ] && [ "$(cat "$TF_TMP/e2e.out")" = "in session: $shell" ] &&
+		! grep -q 'not trusted\|refused' "$TF_TMP/e2e.err"; then
+		ok "trusted-$sh: interactive login session, policy 1, files enforced: runs Debian's startup files"
+	else
+		not_ok "trusted-$sh: interactive login session, policy 1, files enforced: runs Debian's startup files"
+		sed 's/^/#   /' "$TF_TMP/e2e.out" "$TF_TMP/e2e.err"
+	fi
+	policy 3 file
+	expect "trusted-$sh: login shell, policy 3, files enforced: Debian's /etc/profile is refused" 126 "" \
+		"trusted-$sh: /etc/profile: not trusted for execution: no execute permission" \
+		-- env -i HOME="$home" PATH=/usr/bin:/bin TERM=dumb "$shell" -l -c 'echo after'
+}
+login_e2e dash
+login_e2e bash
+
+# Debian's own startup files would run (or be refused) in every other login
+# or interactive case: each case puts exactly the files it tests in place.
+rm -f /etc/profile /etc/bash.bashrc /etc/bash.bash_logout
+
+for sh in dash bash; do
+	shell=$TF_BUILD/shells/trusted-$sh
+	if [ ! -x "$shell" ]; then
+		not_run "trusted-$sh: entry points" "$shell is not built"
+		continue
+	fi
+	entries=file_entries_$sh
+	for user in root nobody; do
+		for pol in 1 3; do
+			for entry in ${!entries}; do
+				for v in nox bad; do
+					run_file_entry "$entry" "$user" "$pol" "$v" ""
+				done
+			done
+			run_interactive "$user" "$pol"
+			run_environment "$user" "$pol"
+		done
+	done
+	# The control: with nothing enforced, every file entry point runs its
+	# file, even the one on the noexec mount.
+	for entry in ${!entries}; do
+		run_file_entry "$entry" root 3 bad "enforce none"
+	done
+done
+done_testing

@@ -55,10 +55,11 @@ export THIS_SH="$work/bin/bash" BUILD_DIR="$build" TMPDIR="$work"
 export PATH="$build/tests:.:$PATH" BASH_TSTOUT="$work/bashtst"
 
 # Descriptors inherited from whatever started this script would shift the
-# numbers that "exec {fd}>file" picks, which the suite prints: close them.
+# numbers that "exec {fd}>file" picks, which the suite prints: close them
+# (bash reads this script from descriptor 255, which stays).
 for fd in /proc/$$/fd/*; do
 	fd=${fd##*/}
-	[ "$fd" -gt 2 ] && { exec {fd}>&-; } 2>/dev/null
+	[ "$fd" -gt 2 ] && [ "$fd" -lt 255 ] && { exec {fd}>&-; } 2>/dev/null
 done
 cd "$src/tests" || exit 1
 for t in run-*; do

@@ -17,6 +17,16 @@ for f in include/trustedfor.h bin/trusted-for share/man/man3/trusted_for.3 \
 	share/man/man1/trusted-for.1 share/man/man5/trustedfor.conf.5; do
 	[ -e "$D/root/usr/local/$f" ] && ok "installs $f" || not_ok "installs $f"
 done
+# The shells, where this build has them (not in a sanitizer build): linked
+# with the static library, they run from wherever they are installed.
+if [ -e "$TF_BUILD/shells/enabled.h" ]; then
+	for sh in dash bash; do
+		[ -e "$D/root/usr/local/share/man/man1/trusted-$sh.1" ] || ! command -v scdoc >/dev/null &&
+			ok "installs share/man/man1/trusted-$sh.1" || not_ok "installs share/man/man1/trusted-$sh.1"
+		expect "installs bin/trusted-$sh, which runs" 0 "ran" "" \
+			-- "$D/root/usr/local/bin/trusted-$sh" -c 'echo ran'
+	done
+fi
 pc=$(find "$D/root" -name trustedfor.pc)
 libdir=$(dirname "$(dirname "$pc")")
 [ -n "$pc" ] && ok "installs trustedfor.pc" || not_ok "installs trustedfor.pc"

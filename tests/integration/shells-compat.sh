@@ -52,8 +52,8 @@ eval "a=1; echo \$a"; echo "line" | { read -r v; echo "read $v"; }
 echo "$0 $# $*"
 ### exec a script without a shebang
 printf "echo no-shebang \$0\n" >"$TMPDIR/nosb"; chmod +x "$TMPDIR/nosb"; "$TMPDIR/nosb"
-### kill and wait
-sleep 5 & kill $!; wait $!; echo "status $?"
+### wait for a background job
+(exit 3) & wait $!; echo "status $?"
 ### shell options
 set -u; echo ${unset_variable_trustedfor}; echo not reached
 ### set -x trace

@@ -147,6 +147,21 @@ mode_file() { "$TF_BUILD/tools/trusted-for" run --restrict-file -- "$@"; }
 mode_interactive() { "$TF_BUILD/tools/trusted-for" run --deny-interactive -- "$@"; }
 mode_both() { "$TF_BUILD/tools/trusted-for" run --restrict-file --deny-interactive -- "$@"; }
 modes=(none file interactive both)
+# The same three from /etc/trustedfor.conf (in this test's namespace: needs
+# set_policy_file), the enforcement every kernel has, Debian 12's 6.1 too.
+mode_policy_file() { policy_file_mode file "$@"; }
+mode_policy_interactive() { policy_file_mode interactive "$@"; }
+mode_policy_both() { policy_file_mode file,interactive "$@"; }
+policy_file_mode() {
+	local enforce=$1 status
+	shift
+	set_policy_file "enforce = $enforce" || return 99
+	"$@"
+	status=$?
+	set_policy_file - || return 99
+	return $status
+}
+policy_modes=(policy_file policy_interactive policy_both)
 
 # Re-executes the calling script inside a private mount namespace (as root),
 # or a user and mount namespace (as a normal user, where the system allows

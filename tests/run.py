@@ -19,6 +19,7 @@ nor as skipped, and each kernel's summary line gives the count.
                          section is this machine's, "<version> host"
   --exclude NAME         leave out the Meson test NAME of the next --build
                          (kernel/userspace.sh: the tests left to the host)
+  --only NAME            run only the Meson tests so named of the next --build
   --timeout-factor N     multiply every time limit by N (under emulation)
   --tap                  print one TAP stream of every case, labelled, for a
                          harness that reads it back (kernel/userspace.sh)
@@ -142,11 +143,11 @@ def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
           flush=True)
 
 
-def meson_tests(totals, build, exclude, factor):
+def meson_tests(totals, build, exclude, only, factor):
     out = subprocess.run(["meson", "introspect", "--tests", build], check=True,
                          capture_output=True, text=True).stdout
     for test in json.loads(out):
-        if test["name"] in exclude:
+        if test["name"] in exclude or (only and test["name"] not in only):
             print(f"# --- {os.path.basename(build)}/{test['name']}: left out", flush=True)
             continue
         env = dict(os.environ)
@@ -164,7 +165,7 @@ def summary(c):
 def main(argv):
     totals = Totals(tap="--tap" in argv)
     argv = [a for a in argv if a != "--tap"]
-    exclude = set()
+    exclude, only = set(), set()
     factor = 1
     i = 0
     while i < len(argv):
@@ -172,17 +173,19 @@ def main(argv):
             totals.section(argv[i + 1])
         elif argv[i] == "--exclude" and i + 1 < len(argv):
             exclude.add(argv[i + 1])
+        elif argv[i] == "--only" and i + 1 < len(argv):
+            only.add(argv[i + 1])
         elif argv[i] == "--timeout-factor" and i + 1 < len(argv):
             factor = int(argv[i + 1])
         elif argv[i] == "--build" and i + 1 < len(argv):
-            meson_tests(totals, argv[i + 1], exclude, factor)
-            exclude = set()
+            meson_tests(totals, argv[i + 1], exclude, only, factor)
+            exclude, only = set(), set()
         elif argv[i] == "--cmd" and i + 2 < len(argv):
             run_tap(totals, argv[i + 1], ["sh", "-c", argv[i + 2]], timeout=1800 * factor)
             i += 1
         else:
             sys.exit("usage: run.py [--tap] [--timeout-factor N] [--section LABEL] "
-                     "[--exclude NAME]... [--build DIR]... [--cmd LABEL COMMAND]...")
+                     "[--exclude NAME | --only NAME]... [--build DIR]... [--cmd LABEL COMMAND]...")
         i += 2
     if totals.failures:
         print("# failures:")

@@ -1,6 +1,8 @@
 #!/bin/bash
-# SPEC section 5's interpreter matrix: 7 scenarios x 4 enforcement modes,
-# run against every enlightened interpreter that has an adapter in
+# SPEC section 5's interpreter matrix: 7 scenarios x 4 enforcement modes
+# (and the three enforcing ones again from /etc/trustedfor.conf, the only
+# enforcement of kernels without exec securebits), run against every
+# enlightened interpreter that has an adapter in
 # tests/conformance/interpreters/.  Exact exit status, stdout and stderr for
 # every cell.  Runs as root in a private mount namespace (tests/lib.sh).
 #
@@ -124,6 +126,11 @@ for adapter in "$TF_SRC"/tests/conformance/interpreters/*.sh; do
 				read -r -a outcome <<<"$outcomes"
 				for i in "${!modes[@]}"; do
 					run_cell "$name" "$scenario" "${modes[$i]}" "${outcome[$i]}"
+				done
+				# The policy file's enforcement: as the securebits'.
+				for i in 0 1 2; do
+					run_cell "$name" "$scenario" "${policy_modes[$i]}" \
+						"${outcome[$((i + 1))]}"
 				done
 			done <<<"$matrix"
 		fi

@@ -54,6 +54,7 @@ bench: build
 	bench/lua/require.sh $(BUILD)
 	bench/python/imports.sh $(BUILD)
 	bench/loaders/startup.sh $(BUILD)
+	bench/session/confine.sh $(BUILD)
 	kernel/check.sh --bench
 
 install: build

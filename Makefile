@@ -4,7 +4,7 @@
 #   make demo     show the checks and enforcement on real mounts
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
 #                 the kernel series booted in QEMU; ends "N passed, N failed"
-#   make bench    the benchmarks: library, Lua, Python, and in the guest
+#   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
 #   make shells   trusted-dash and trusted-bash (part of every build; the
 #                 compiled trees are cached in /var/tmp/trustedfor-shells)
 
@@ -53,6 +53,7 @@ bench: build
 	bench/run.sh $(BUILD)
 	bench/lua/require.sh $(BUILD)
 	bench/python/imports.sh $(BUILD)
+	bench/shells/run.sh $(BUILD)
 	bench/loaders/startup.sh $(BUILD)
 	bench/session/confine.sh $(BUILD)
 	kernel/check.sh --bench

@@ -1,0 +1,115 @@
+#!/bin/bash
+# trusted-dash against dash and trusted-bash against bash: the start-up of
+# "sh script", and a script that sources FILES small files, with nothing
+# enforced and with files enforced, under check policy 1 and 3, measured
+# side by side in one run.
+#
+#   bench/shells/run.sh [BUILD_DIR [FILES [ROUNDS]]]     (as root)
+#
+# The policy comes from a policy file shown at /etc/trustedfor.conf in a
+# private mount namespace of this script only (tests/lib.sh's overlay), so
+# that no wrapper process is timed.  Every sourced file is executable and on
+# the disk that holds /tmp, so every check passes: the numbers are the price
+# of asking.  Each round starts every configuration of every workload once,
+# in turn, so that drift in the machine hits them alike.  Prints a Markdown
+# table: median and mean wall time per process, and the difference from the
+# stock shell, in all and per sourced file.
+set -eu
+build=$(realpath "${1:-build}")
+files=${2:-300}
+rounds=${3:-100}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ -z "${TF_IN_NAMESPACE:-}" ]; then
+	[ "$(id -u)" = 0 ] || { echo "$0: run as root (it mounts a policy file in a namespace of its own)" >&2; exit 1; }
+	export TF_IN_NAMESPACE=1
+	exec unshare --mount --propagation private "$0" "$build" "$files" "$rounds"
+fi
+unset TRUSTEDFOR_ENFORCE ENV BASH_ENV
+. "$src/tests/lib.sh"
+TF_TMP=$(mktemp -d /tmp/trustedfor-shells-bench.XXXXXX)
+dir=$TF_TMP/work
+trap 'umount /etc 2>/dev/null; rm -rf "$TF_TMP"' EXIT
+mkdir -p "$dir"
+
+printf ':\n' >"$dir/empty.sh"
+{
+	echo 'x=0'
+	for ((i = 1; i <= files; i++)); do echo ". $dir/lib$i.sh"; done
+	echo "[ \$x = $files ] || exit 9"
+} >"$dir/main.sh"
+for ((i = 1; i <= files; i++)); do
+	printf 'f%d() { echo "%d"; }\nx=$((x + 1))\n' "$i" "$i" >"$dir/lib$i.sh"
+done
+chmod 0755 "$dir"/*.sh
+
+# configuration: "label|shell|policy|enforce"; the first of each shell is
+# its baseline (no policy file at all: the stock shell reads none).
+configs=()
+for sh in dash bash; do
+	configs+=("$sh|/bin/$sh|-|-")
+	for pol in 1 3; do
+		configs+=("trusted-$sh, policy $pol, nothing enforced|$build/shells/trusted-$sh|$pol|none")
+		configs+=("trusted-$sh, policy $pol, files enforced|$build/shells/trusted-$sh|$pol|file")
+	done
+done
+workloads=(empty main)
+wnames=("start-up: sh script" "sourcing $files files")
+
+setpol() {
+	if [ "$1" = - ]; then
+		set_policy_file -
+	else
+		set_policy_file "$(printf 'policy = %s\nenforce = %s\naudit = off\n' "$1" "$2")"
+	fi
+}
+
+# Every configuration must run cleanly before it is timed.
+for c in "${configs[@]}"; do
+	IFS='|' read -r label shell pol enf <<<"$c"
+	setpol "$pol" "$enf"
+	for w in "${workloads[@]}"; do
+		"$shell" "$dir/$w.sh" || { echo "$label failed on $w.sh" >&2; exit 1; }
+	done
+done
+
+for ((r = 0; r < rounds; r++)); do
+	for c in "${!configs[@]}"; do
+		IFS='|' read -r label shell pol enf <<<"${configs[$c]}"
+		setpol "$pol" "$enf"
+		for w in "${workloads[@]}"; do
+			start=$EPOCHREALTIME
+			"$shell" "$dir/$w.sh"
+			end=$EPOCHREALTIME
+			echo "$w$c ${start/./} ${end/./}"
+		done
+	done
+done >"$TF_TMP/times"
+
+stats() { # key -> "median mean" in ms
+	awk -v k="$1" '$1 == k { print ($3 - $2) / 1000 }' "$TF_TMP/times" | sort -n |
+		awk '{ v[NR] = $1; s += $1 } END {
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.3f %.3f\n", m, s / NR }'
+}
+
+echo "$rounds rounds; $(nproc) CPUs; Linux $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "dash $(dpkg-query -W -f='${Version}' dash), bash $(dpkg-query -W -f='${Version}' bash)"
+echo
+echo "| workload | configuration | median ms | mean ms | vs stock | per file |"
+echo "|---|---|---:|---:|---:|---:|"
+for w in "${!workloads[@]}"; do
+	key=${workloads[$w]}
+	for c in "${!configs[@]}"; do
+		IFS='|' read -r label shell pol enf <<<"${configs[$c]}"
+		read -r med mean < <(stats "$key$c")
+		if [ "$pol" = - ]; then
+			base=$med rel="baseline" per=""
+		else
+			rel=$(awk -v a="$med" -v b="$base" 'BEGIN { printf "%+.1f%%", (a - b) / b * 100 }')
+			per=$([ "$key" = empty ] || awk -v a="$med" -v b="$base" -v n="$files" \
+				'BEGIN { printf "%+.2f us", (a - b) / n * 1000 }')
+		fi
+		echo "| ${wnames[$w]} | $label | $med | $mean | $rel | $per |"
+	done
+done

@@ -4,6 +4,8 @@
 #   make demo     show the checks and enforcement on real mounts
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
 #                 the kernel series booted in QEMU; ends "N passed, N failed"
+#   make check-fresh  make check from a clean clone in a fresh Debian 12
+#                 root (debootstrap), as CI runs it
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
 #   make shells   trusted-dash and trusted-bash (part of every build; the
 #                 compiled trees are cached in /var/tmp/trustedfor-shells)
@@ -12,7 +14,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps build shells asan demo check check-fast kernel-check bench install clean
+.PHONY: all deps build shells asan demo check check-fast check-fresh kernel-check bench install clean
 
 all: build
 
@@ -43,6 +45,11 @@ check: build asan
 	tests/run.py --build $(BUILD) --build $(ASAN_BUILD) \
 		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" \
 		--cmd kernel kernel/check.sh
+
+# .ci/run inside a minimal Debian 12 root, from a clean clone of HEAD: what
+# the project forgets to install fails there.
+check-fresh:
+	tools/check-fresh.sh
 
 kernel-check:
 	kernel/check.sh

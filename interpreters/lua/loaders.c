@@ -8,7 +8,8 @@
  * by functions that behave the same way (arguments, results, messages)
  * except that a file the policy refuses raises an error with the refusal's
  * message.  The originals are unreachable from Lua afterwards: they were
- * only stored in _G and in package.searchers.
+ * only stored in _G and in package.searchers.  debug.debug(), a prompt on
+ * stdin, is asked about as interactive code.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -294,8 +295,44 @@ static int checked_searcher(lua_State *L)
 	return 2;
 }
 
+/*
+ * debug.debug() (ldblib.c) reads lines from stdin and runs each one: a
+ * prompt, so interactive code, asked about first.  It is rebuilt here, not
+ * wrapped, so that the unchecked original is not left in an upvalue.
+ */
+static int checked_debug_debug(lua_State *L)
+{
+	char line[250];
+
+	if (tl_allow_interactive(L, STDIN_FILENO, "debug.debug") != LUA_OK)
+		return lua_error(L);
+	for (;;) {
+		lua_writestringerror("%s", "lua_debug> ");
+		if (!fgets(line, sizeof(line), stdin) || strcmp(line, "cont\n") == 0)
+			return 0;
+		if (luaL_loadbuffer(L, line, strlen(line), "=(debug command)") != LUA_OK ||
+		    lua_pcall(L, 0, 0, 0) != LUA_OK)
+			lua_writestringerror("%s\n", luaL_tolstring(L, -1, NULL));
+		lua_settop(L, 0);
+	}
+}
+
+static void install_debug_guard(lua_State *L)
+{
+	lua_getglobal(L, "package");
+	lua_getfield(L, -1, "loaded");
+	lua_getfield(L, -1, "debug");
+	if (lua_istable(L, -1)) {
+		lua_pushcfunction(L, checked_debug_debug);
+		lua_setfield(L, -2, "debug");
+	}
+	lua_pop(L, 3);
+}
+
 void tl_install_loaders(lua_State *L)
 {
+	install_debug_guard(L);
+
 	lua_pushcfunction(L, checked_dofile);
 	lua_setglobal(L, "dofile");
 	lua_pushcfunction(L, checked_loadfile);

@@ -86,6 +86,29 @@ else
 	not_run "the REPL on a terminal" "script(1) is missing"
 fi
 
+# debug.debug() is a prompt on stdin: interactive code, even when a trusted
+# script calls it.
+printf 'debug.debug()\nprint("after")\n' >"$ex/debugger.lua"
+chmod 0755 "$ex/debugger.lua"
+printf 'print("typed")\ncont\n' >"$ex/commands.lua"
+chmod 0755 "$ex/commands.lua"
+printf 'require("debug").debug()\n' >"$ex/required.lua"
+chmod 0755 "$ex/required.lua"
+expect "debug.debug() from a pipe is refused under DENY_INTERACTIVE" 126 "" \
+	"trusted-lua: debug.debug: interactive code refused: not a regular file: FIFO or pipe" -- \
+	with_text $'print("typed")\ncont\n' interactive "$lua" "$ex/debugger.lua"
+expect "debug.debug() from a pipe is refused under both, locked" 126 "" \
+	"trusted-lua: debug.debug: interactive code refused: not a regular file: FIFO or pipe" -- \
+	with_text $'print("typed")\ncont\n' "$run" run --restrict-file --deny-interactive --lock -- \
+	"$lua" "$ex/debugger.lua"
+expect "debug.debug() from a pipe runs when nothing is enforced" 0 $'typed\nafter' \
+	"lua_debug> lua_debug> " -- with_text $'print("typed")\ncont\n' "$lua" "$ex/debugger.lua"
+expect "debug.debug() from a checked file runs under DENY_INTERACTIVE" 0 $'typed\nafter' \
+	"lua_debug> lua_debug> " -- with_stdin "$ex/commands.lua" interactive "$lua" "$ex/debugger.lua"
+expect "debug.debug() is the guarded one through require" 126 "" \
+	"trusted-lua: debug.debug: interactive code refused: not a regular file: FIFO or pipe" -- \
+	with_text 'cont' interactive "$lua" "$ex/required.lua"
+
 # Refused files, from Lua code.
 expect "an uncaught refusal is one line and status 126" 126 "" \
 	"trusted-lua: $noex/evil.lua: $not: noexec mount" -- file "$lua" "$ex/nested.lua"

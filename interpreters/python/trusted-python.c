@@ -47,7 +47,9 @@
 
 #include <trustedfor.h>
 
+#include "checks.h"
 #include "extensions.h"
+#include "runners.h"
 
 /* Exported by libpython3.11 but declared only in its internal headers. */
 extern int _Py_UnhandledKeyboardInterrupt;
@@ -59,13 +61,13 @@ extern const char *_Py_GetEnv(int use_environment, const char *name);
 static const char *prog = "trusted-python";
 
 /* The last refusal, for refusals that end the interpreter's start. */
-static char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
+char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
 
-static PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
+PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
 /* Set in each interpreter's dict once its loader is guarded. */
 #define GUARD_KEY "trustedfor.sourceless-guard"
 
-static void refuse_and_exit(const char *message)
+void refuse_and_exit(const char *message)
 {
 	fprintf(stderr, "%s: %s\n", prog, message);
 	fflush(stderr);
@@ -129,7 +131,7 @@ static int make_not_trusted_error(void)
 }
 
 /* Raise NotTrustedError(message, path=path). */
-static void raise_not_trusted(const char *message, PyObject *path)
+void raise_not_trusted(const char *message, PyObject *path)
 {
 	PyObject *msg, *args = NULL, *kwargs = NULL, *exc = NULL;
 
@@ -221,7 +223,7 @@ static PyObject *checked_opener(PyObject *self, PyObject *const *args,
 	return res;
 }
 
-static PyMethodDef checked_opener_def = {
+PyMethodDef checked_opener_def = {
 	"checked_opener", (PyCFunction)(void (*)(void))checked_opener, METH_FASTCALL,
 	"Open a file read-only and check it with trusted_for_allow_file().",
 };
@@ -379,7 +381,7 @@ static int audit_hook(const char *event, PyObject *args, void *data)
 			return 0;
 		return install_sourceless_guard(idict) < 0 ? -1 : 0;
 	}
-	return 0;
+	return runner_audit(event, args);
 }
 
 static struct PyModuleDef trustedfor_module = {
@@ -644,11 +646,44 @@ static void flush_io(void)
 	PyErr_Restore(type, value, tb);
 }
 
+/* The code of a source file, read to its end from the checked stream. */
+static PyObject *compile_stream(FILE *fp, PyObject *filename)
+{
+	PyCompilerFlags cf = _PyCompilerFlags_INIT;
+	PyObject *co;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	do {
+		if (len == cap) {
+			char *nbuf = PyMem_Realloc(buf, cap = cap ? 2 * cap : 8192);
+
+			if (!nbuf) {
+				PyMem_Free(buf);
+				return PyErr_NoMemory();
+			}
+			buf = nbuf;
+		}
+		n = fread(buf + len, 1, cap - len - 1, fp);
+		len += n;
+	} while (n > 0);
+	if (ferror(fp)) {
+		PyMem_Free(buf);
+		return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, filename);
+	}
+	buf[len] = '\0';
+	co = Py_CompileStringObject(buf, filename, Py_file_input, &cf, -1);
+	PyMem_Free(buf);
+	return co;
+}
+
 /*
- * A .pyc given as the script.  pythonrun.c would close our stream and
- * reopen the file by path; this reads it from the checked stream instead.
+ * A file run in __main__ from its checked stream (a .pyc script, the
+ * PYTHONSTARTUP file), as pythonrun.c's _PyRun_SimpleFileObject() would run
+ * it, except that pythonrun.c closes the stream of a .pyc and reopens the
+ * file by name: the code here is read only from fp.
  */
-static int run_pyc(FILE *fp, PyObject *filename)
+static int run_stream(FILE *fp, PyObject *filename, int pyc)
 {
 	PyObject *m, *d, *co = NULL, *v = NULL;
 	int set_file_name = 0, ret = -1;
@@ -664,9 +699,15 @@ static int run_pyc(FILE *fp, PyObject *filename)
 			goto done;
 		set_file_name = 1;
 	}
-	if (set_main_loader(d, filename, "SourcelessFileLoader") < 0) {
+	if (set_main_loader(d, filename, pyc ? "SourcelessFileLoader" : "SourceFileLoader") < 0) {
 		fprintf(stderr, "python: failed to set __main__.__loader__\n");
 		goto done;
+	}
+	if (!pyc) {
+		co = compile_stream(fp, filename);
+		if (!co)
+			goto print;
+		goto run;
 	}
 	if (PyMarshal_ReadLongFromFile(fp) != PyImport_GetMagicNumber()) {
 		if (!PyErr_Occurred())
@@ -685,6 +726,7 @@ static int run_pyc(FILE *fp, PyObject *filename)
 		PyErr_SetString(PyExc_RuntimeError, "Bad code object in .pyc file");
 		goto print;
 	}
+run:
 	if (PySys_Audit("exec", "O", co) == 0)
 		v = PyEval_EvalCode(co, d, d);
 	flush_io();
@@ -805,8 +847,18 @@ static int run_file(const PyConfig *config)
 		ret = exit_err_print();
 		goto out;
 	}
+	/* The standard library's timeit.py, pdb.py...: as with -m. */
+	if (runner_script(fd, PyModule_GetDict(PyImport_AddModule("__main__"))) < 0) {
+		fclose(fp);
+		if (PyErr_ExceptionMatches(not_trusted_error)) {
+			PyErr_Clear();
+			refuse_and_exit(last_refusal);
+		}
+		ret = exit_err_print();
+		goto out;
+	}
 	if (is_pyc(fp, filename, config->skip_source_first_line))
-		ret = run_pyc(fp, filename) != 0;
+		ret = run_stream(fp, filename, 1) != 0;
 	else
 		ret = _PyRun_AnyFileObject(fp, filename, 1, &cf) != 0;
 out:
@@ -819,7 +871,6 @@ out:
 static int run_startup(const PyConfig *config, int *exitcode)
 {
 	const char *env = _Py_GetEnv(config->use_environment, "PYTHONSTARTUP");
-	PyCompilerFlags cf = _PyCompilerFlags_INIT;
 	PyObject *startup;
 	FILE *fp;
 	int fd, ret = 0, open_errno;
@@ -853,9 +904,9 @@ static int run_startup(const PyConfig *config, int *exitcode)
 		PyErr_NoMemory();
 		goto error;
 	}
-	(void)_PyRun_SimpleFileObject(fp, startup, 0, &cf);
+	/* Like python3: a .pyc by its name, never by its content. */
+	(void)run_stream(fp, startup, is_pyc(fp, startup, 1));
 	PyErr_Clear();
-	fclose(fp);
 	goto done;
 error:
 	ret = err_print(exitcode);
@@ -893,6 +944,7 @@ static int run_stdin(PyConfig *config)
 	int exitcode;
 
 	if (stdin_is_interactive(config)) {
+		runner_in_repl(1);
 		set_inspect(config, 0); /* SystemExit exits */
 		if (run_startup(config, &exitcode))
 			return exitcode;
@@ -918,6 +970,7 @@ static void run_repl(PyConfig *config, int *exitcode)
 	      run_code_given(config)))
 		return;
 	check_interactive_or_exit("<stdin>", 0);
+	runner_in_repl(1);
 	set_inspect(config, 0);
 	if (run_interactive_hook(exitcode))
 		return;

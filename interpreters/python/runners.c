@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trusted-python: programs that run files or take code by themselves.
+ *
+ * A runner (cProfile, trace, pdb, setuptools.launch, a program's own
+ * exec(compile(open(f).read(), f, "exec"))) reads a file with open() and
+ * compiles it: the open-code hook never sees that file.  One rule covers
+ * every such runner, in the standard library or installed later: builtin
+ * compile() raises the audit event "compile" (source, filename) for every
+ * source it parses (exec() and eval() of a string, ast.parse() too), and
+ * code compiled under the name of a file must be that file's content, read
+ * here through a descriptor that passed the check.  Comparing the bytes,
+ * not only checking the name, is what defeats a swap between the runner's
+ * read and this check.  Imports compile what io.open_code() read, which
+ * compares equal; a cached .pyc is not compiled at all.
+ *
+ * Some modules of the standard library take code that is not a file:
+ * timeit's statements on the command line, the prompts of code, asyncio
+ * and pdb, pdb's commands.  Run as a program (-m, runpy, a nested runner,
+ * or the script path of the module) they are interactive code.  pdb's rc
+ * files and doctest's text files are code files read with open(): those
+ * modules get an open() that reads through a checked descriptor.  The
+ * table below is the launcher's half of the table in trusted-python(1).
+ */
+#define _GNU_SOURCE
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <trustedfor.h>
+
+#include "checks.h"
+#include "runners.h"
+
+enum {
+	RUNS_ARGV = 1,	   /* code from the command line, and a prompt */
+	RUNS_STDIN = 2,	   /* a prompt on stdin */
+	READS_CODE = 4,	   /* reads code files with its own open() */
+};
+
+/* Paths under the standard library directory (sys._stdlib_dir). */
+static const struct row {
+	const wchar_t *path;
+	const char *module; /* names the refusal */
+	int what;
+} rows[] = {
+	{ L"timeit.py", "timeit", RUNS_ARGV },
+	{ L"code.py", "code", RUNS_STDIN },
+	{ L"asyncio/__main__.py", "asyncio", RUNS_STDIN },
+	{ L"pdb.py", "pdb", RUNS_ARGV | READS_CODE },
+	{ L"doctest.py", "doctest", READS_CODE },
+};
+
+static int in_repl;
+
+void runner_in_repl(int on)
+{
+	in_repl = on;
+}
+
+static int enforced(unsigned int bit)
+{
+	struct trusted_for_policy p;
+
+	/* No answer is the strictest answer. */
+	if (trusted_for_get_policy(&p) < 0)
+		return 1;
+	return (p.enforce & bit) != 0;
+}
+
+/* Raise NotTrustedError("NAME: not trusted for execution: WHY"). */
+static int refuse_file(PyObject *filename, const char *why)
+{
+	char message[TRUSTED_FOR_MESSAGE_MAX];
+	PyObject *bytes = NULL;
+
+	if (!PyUnicode_FSConverter(filename, &bytes))
+		return -1;
+	snprintf(message, sizeof(message), "%s: not trusted for execution: %s",
+		 PyBytes_AS_STRING(bytes), why);
+	Py_DECREF(bytes);
+	raise_not_trusted(message, filename);
+	return -1;
+}
+
+static int refuse_interactive(int fd, const char *what)
+{
+	struct trusted_for_verdict v;
+
+	if (trusted_for_allow_interactive(fd, what, &v) == 0)
+		return 0;
+	raise_not_trusted(v.message, Py_None);
+	return -1;
+}
+
+/* The whole file behind fd, or NULL with errno. */
+static PyObject *read_all(int fd)
+{
+	PyObject *data;
+	struct stat st;
+	size_t size, len = 0;
+	ssize_t n;
+
+	if (fstat(fd, &st) < 0)
+		return NULL;
+	size = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+	if (!data)
+		return NULL;
+	for (;;) {
+		if (len == size) {
+			size *= 2;
+			if (_PyBytes_Resize(&data, (Py_ssize_t)size) < 0)
+				return NULL;
+		}
+		n = read(fd, PyBytes_AS_STRING(data) + len, size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			Py_DECREF(data);
+			errno = err;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (_PyBytes_Resize(&data, (Py_ssize_t)len) < 0)
+		return NULL;
+	return data;
+}
+
+static int same_bytes(PyObject *source, const char *data, Py_ssize_t len)
+{
+	Py_buffer b;
+	int same;
+
+	if (PyUnicode_Check(source)) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(source, &n);
+
+		if (!s) {
+			PyErr_Clear();
+			return 0;
+		}
+		return n == len && memcmp(s, data, (size_t)len) == 0;
+	}
+	if (PyObject_GetBuffer(source, &b, PyBUF_SIMPLE) < 0) {
+		PyErr_Clear();
+		return 0;
+	}
+	same = b.len == len && memcmp(b.buf, data, (size_t)len) == 0;
+	PyBuffer_Release(&b);
+	return same;
+}
+
+/*
+ * Is source the content of the file?  Byte for byte (what the import system
+ * and binary reads give), or the file decoded as Python source (PEP 263
+ * cookie, BOM, universal newlines: what open(f).read() gives and compile()
+ * hands the event as UTF-8).
+ */
+static int is_content(PyObject *source, PyObject *content)
+{
+	PyObject *ext, *text;
+	const char *s;
+	Py_ssize_t n;
+	int same;
+
+	if (same_bytes(source, PyBytes_AS_STRING(content), PyBytes_GET_SIZE(content)))
+		return 1;
+	ext = PyImport_ImportModule("_frozen_importlib_external");
+	text = ext ? PyObject_CallMethod(ext, "decode_source", "O", content) : NULL;
+	Py_XDECREF(ext);
+	s = text ? PyUnicode_AsUTF8AndSize(text, &n) : NULL;
+	if (!s) {
+		Py_XDECREF(text);
+		PyErr_Clear();
+		return 0;
+	}
+	same = same_bytes(source, s, n);
+	Py_DECREF(text);
+	return same;
+}
+
+/* The "compile" event for a name that is not <something>. */
+static int check_compiled_file(PyObject *source, PyObject *filename)
+{
+	struct trusted_for_verdict v;
+	PyObject *bytes = NULL, *content;
+	int fd, err = 0, allowed, same;
+
+	if (!PyUnicode_FSConverter(filename, &bytes))
+		return -1;
+	Py_BEGIN_ALLOW_THREADS
+	/* O_NONBLOCK: a FIFO by that name must not hang the check. */
+	fd = open(PyBytes_AS_STRING(bytes), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		err = errno;
+	allowed = fd >= 0 && trusted_for_allow_file(fd, PyBytes_AS_STRING(bytes), &v) == 0;
+	Py_END_ALLOW_THREADS
+	Py_DECREF(bytes);
+	if (fd < 0) {
+		char why[128];
+
+		if (!enforced(TRUSTED_FOR_ENFORCE_FILE))
+			return 0;
+		snprintf(why, sizeof(why), "the code compiled under its name cannot be read: %s",
+			 strerror(err));
+		return refuse_file(filename, why);
+	}
+	if (!allowed) {
+		close(fd);
+		raise_not_trusted(v.message, filename);
+		return -1;
+	}
+	/* A file that passed the check, or nothing enforced (the check logged). */
+	if (!enforced(TRUSTED_FOR_ENFORCE_FILE)) {
+		close(fd);
+		return 0;
+	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	content = read_all(fd);
+	err = errno;
+	close(fd);
+	if (!content) {
+		char why[128];
+
+		PyErr_Clear();
+		snprintf(why, sizeof(why), "cannot be read: %s", strerror(err));
+		return refuse_file(filename, why);
+	}
+	same = is_content(source, content);
+	Py_DECREF(content);
+	if (!same)
+		return refuse_file(filename, "the code compiled under its name is not its content");
+	return 0;
+}
+
+static int on_compile(PyObject *args)
+{
+	PyObject *source, *filename, *fspath;
+	int ret;
+
+	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 2)
+		return 0;
+	source = PyTuple_GET_ITEM(args, 0);
+	filename = PyTuple_GET_ITEM(args, 1);
+	/*
+	 * An AST has no name here: it was parsed from source, which was seen.
+	 * No source is the interpreter's C parser reading a stream: the
+	 * launcher's own entry points, which checked it.
+	 */
+	if (filename == Py_None || source == Py_None)
+		return 0;
+	if (PyUnicode_Check(filename)) {
+		const char *name = PyUnicode_AsUTF8(filename);
+
+		if (!name) {
+			PyErr_Clear();
+		} else if (name[0] == '<') {
+			/* The prompts of pdb, code and codeop read stdin. */
+			if (strcmp(name, "<stdin>") == 0 || strcmp(name, "<console>") == 0 ||
+			    strcmp(name, "<input>") == 0)
+				return refuse_interactive(STDIN_FILENO, name);
+			return 0;
+		} else if (!name[0]) {
+			return 0;
+		}
+	}
+	fspath = PyOS_FSPath(filename);
+	if (!fspath)
+		return -1;
+	ret = check_compiled_file(source, fspath);
+	Py_DECREF(fspath);
+	return ret;
+}
+
+/* The row whose file is path (a code object's co_filename), or NULL. */
+static const struct row *row_for_name(PyObject *path)
+{
+	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
+	const wchar_t *dir = config->stdlib_dir;
+	wchar_t buf[1024];
+	Py_ssize_t n;
+	size_t dlen;
+
+	if (!dir || !PyUnicode_Check(path))
+		return NULL;
+	n = PyUnicode_AsWideChar(path, buf, sizeof(buf) / sizeof(buf[0]) - 1);
+	if (n < 0) {
+		PyErr_Clear();
+		return NULL;
+	}
+	buf[n] = L'\0';
+	dlen = wcslen(dir);
+	if (wcsncmp(buf, dir, dlen) != 0 || buf[dlen] != L'/')
+		return NULL;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (wcscmp(buf + dlen + 1, rows[i].path) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+/* The row whose file is the one behind fd, or NULL. */
+static const struct row *row_for_fd(int fd)
+{
+	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
+	char *dir = config->stdlib_dir ? Py_EncodeLocale(config->stdlib_dir, NULL) : NULL;
+	const struct row *found = NULL;
+	struct stat st, rst;
+	char path[4096];
+
+	if (!dir)
+		return NULL;
+	if (fstat(fd, &st) == 0)
+		for (size_t i = 0; !found && i < sizeof(rows) / sizeof(rows[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%ls", dir, rows[i].path);
+			if (stat(path, &rst) == 0 && rst.st_dev == st.st_dev &&
+			    rst.st_ino == st.st_ino)
+				found = &rows[i];
+		}
+	PyMem_Free(dir);
+	return found;
+}
+
+/* open() for modules that read code files with it: a checked descriptor. */
+static PyObject *code_open(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+	static PyObject *io_open, *opener;
+	PyObject *kw, *res = NULL;
+
+	(void)self;
+	if (!io_open) {
+		PyObject *io = PyImport_ImportModule("_io");
+
+		io_open = io ? PyObject_GetAttrString(io, "open") : NULL;
+		Py_XDECREF(io);
+		if (io_open)
+			opener = PyCFunction_New(&checked_opener_def, NULL);
+		if (!io_open || !opener) {
+			Py_CLEAR(io_open);
+			return NULL;
+		}
+	}
+	kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+	if (kw && PyDict_SetItemString(kw, "opener", opener) == 0)
+		res = PyObject_Call(io_open, args, kw);
+	Py_XDECREF(kw);
+	return res;
+}
+
+static PyMethodDef code_open_def = {
+	"open", (PyCFunction)(void (*)(void))code_open, METH_VARARGS | METH_KEYWORDS,
+	"open() for files read as code: the descriptor is checked by trustedfor.",
+};
+
+static int guard_reads(PyObject *globals)
+{
+	PyObject *fn = PyCFunction_New(&code_open_def, NULL);
+	int rc;
+
+	if (!fn)
+		return -1;
+	rc = PyDict_SetItemString(globals, "open", fn);
+	Py_DECREF(fn);
+	return rc;
+}
+
+/*
+ * The namespace that a module's code is about to run in, found in the
+ * frame that called exec(): the import system's _call_with_frames_removed
+ * (args[1]), runpy's _run_code (run_globals), a runner's runctx (globals).
+ * *as_import tells the first from the rest.  A new reference, or NULL.
+ */
+static PyObject *exec_namespace(int *as_import)
+{
+	PyFrameObject *frame = PyEval_GetFrame();
+	PyCodeObject *code;
+	PyObject *locals, *ns = NULL;
+	const char *name;
+
+	*as_import = 0;
+	if (!frame)
+		return NULL;
+	code = PyFrame_GetCode(frame);
+	name = PyUnicode_AsUTF8(code->co_name);
+	locals = PyFrame_GetLocals(frame);
+	if (!name || !locals) {
+		PyErr_Clear();
+	} else if (strcmp(name, "_call_with_frames_removed") == 0) {
+		PyObject *a = PyDict_GetItemString(locals, "args");
+
+		if (a && PyTuple_Check(a) && PyTuple_GET_SIZE(a) >= 2) {
+			ns = PyTuple_GET_ITEM(a, 1);
+			*as_import = 1;
+		}
+	} else {
+		const char *names[] = { "run_globals", "globals", "globs" };
+
+		for (size_t i = 0; !ns && i < 3; i++)
+			ns = PyDict_GetItemString(locals, names[i]);
+	}
+	if (ns && !PyDict_Check(ns))
+		ns = NULL;
+	Py_XINCREF(ns);
+	Py_XDECREF(locals);
+	Py_DECREF(code);
+	return ns;
+}
+
+/* The "exec" event: a code object about to run. */
+static int on_exec(PyObject *args)
+{
+	PyCodeObject *code;
+	const struct row *row;
+	PyObject *ns;
+	int as_import, rc = 0;
+
+	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1 ||
+	    !PyCode_Check(PyTuple_GET_ITEM(args, 0)))
+		return 0;
+	code = (PyCodeObject *)PyTuple_GET_ITEM(args, 0);
+	row = row_for_name(code->co_filename);
+	if (!row)
+		return 0;
+	ns = exec_namespace(&as_import);
+	/*
+	 * Imported, the module only defines things.  Run any other way its
+	 * main block runs (runpy's run_name aside, which no runner changes).
+	 */
+	if (!as_import) {
+		if ((row->what & RUNS_ARGV) && refuse_interactive(-1, row->module) < 0)
+			rc = -1;
+		else if ((row->what & RUNS_STDIN) &&
+			 refuse_interactive(STDIN_FILENO, row->module) < 0)
+			rc = -1;
+	}
+	if (rc == 0 && (row->what & READS_CODE)) {
+		if (ns)
+			rc = guard_reads(ns);
+		else if (enforced(TRUSTED_FOR_ENFORCE_FILE)) {
+			PyObject *f = code->co_filename;
+
+			Py_INCREF(f);
+			rc = refuse_file(f, "its namespace was not found, so its reads cannot be checked");
+			Py_DECREF(f);
+		}
+	}
+	Py_XDECREF(ns);
+	return rc;
+}
+
+int runner_script(int fd, PyObject *main_dict)
+{
+	const struct row *row = row_for_fd(fd);
+
+	if (!row)
+		return 0;
+	if ((row->what & RUNS_ARGV) && refuse_interactive(-1, row->module) < 0)
+		return -1;
+	if ((row->what & RUNS_STDIN) && refuse_interactive(STDIN_FILENO, row->module) < 0)
+		return -1;
+	if (row->what & READS_CODE)
+		return guard_reads(main_dict);
+	return 0;
+}
+
+/*
+ * "sys.excepthook": an uncaught exception is about to be printed.  A
+ * refusal that reached the top level ends the process as a refused
+ * script does: one line, status 126.
+ */
+static void on_excepthook(PyObject *args)
+{
+	PyObject *value, *s, *f, *r;
+	const char *msg;
+
+	if (in_repl || !PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 3)
+		return;
+	if (!not_trusted_error)
+		return;
+	/* The refusal itself, or the cause of what a runner raised instead
+	 * (runpy.run_module() raises ImportError from it). */
+	value = PyTuple_GET_ITEM(args, 2);
+	for (int depth = 0; value && value != Py_None && depth < 8; depth++) {
+		if (PyObject_TypeCheck(value, (PyTypeObject *)not_trusted_error))
+			break;
+		if (!PyExceptionInstance_Check(value)) {
+			value = NULL;
+			break;
+		}
+		value = ((PyBaseExceptionObject *)value)->cause ?
+				((PyBaseExceptionObject *)value)->cause :
+				((PyBaseExceptionObject *)value)->context;
+	}
+	if (!value || value == Py_None ||
+	    !PyObject_TypeCheck(value, (PyTypeObject *)not_trusted_error))
+		return;
+	s = PyObject_Str(value);
+	msg = s ? PyUnicode_AsUTF8(s) : NULL;
+	/* What the program printed before the refusal still goes out. */
+	f = PySys_GetObject("stdout");
+	r = f && f != Py_None ? PyObject_CallMethod(f, "flush", NULL) : NULL;
+	Py_XDECREF(r);
+	PyErr_Clear();
+	refuse_and_exit(msg ? msg : last_refusal);
+}
+
+int runner_audit(const char *event, PyObject *args)
+{
+	switch (event[0]) {
+	case 'c':
+		if (strcmp(event, "compile") == 0)
+			return on_compile(args);
+		break;
+	case 'e':
+		if (strcmp(event, "exec") == 0)
+			return on_exec(args);
+		break;
+	case 'b':
+		/* A debugger's prompt: the hook is pdb's unless PYTHONBREAKPOINT
+		 * says otherwise, and any hook is code chosen at run time. */
+		if (strcmp(event, "builtins.breakpoint") == 0)
+			return refuse_interactive(STDIN_FILENO, "breakpoint()");
+		break;
+	case 's':
+		if (strcmp(event, "sys.excepthook") == 0)
+			on_excepthook(args);
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,295 @@
+#!/bin/bash
+# trusted-python: programs that run files themselves (cProfile, trace, pdb,
+# setuptools.launch, a program's own exec(compile(open(f).read(), f))), the
+# code files that are not .py (pdb's rc files, doctest's text files), the
+# standard library's modules that take code from the command line or a
+# prompt, and PYTHONSTARTUP read once.
+#
+# The attacker: uid 65534 (and root, for comparison), writing only to N, a
+# noexec mount, inside an enforced session (trusted-for run --restrict-file
+# --deny-interactive --lock) with the policy file enforcing file and
+# interactive too, under check policy 1 and policy 3.  Every case asserts
+# the exact refusal and that the attacker's code printed nothing.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
+. "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
+
+export LC_ALL=C
+unset TRUSTEDFOR_ENFORCE PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT \
+	PYTHONSAFEPATH PYTHONBREAKPOINT
+export PYTHONDONTWRITEBYTECODE=1
+PY=$TF_BUILD/interpreters/python/trusted-python
+TF=$TF_BUILD/tools/trusted-for
+X=$TF_TMP/exec
+N=$TF_TMP/noexec
+SESSION=("$TF" run --restrict-file --deny-interactive --lock --)
+FILES=("$TF" run --restrict-file --)
+NOT="not trusted for execution"
+
+# --- the files -------------------------------------------------------------
+put() { printf '%s\n' "$2" >"$1" && chmod 0755 "$1"; }
+put "$N/x.py" 'print("evil ran")'
+put "$N/x.txt" '>>> print("evil doctest ran")
+evil doctest ran'
+put "$X/good.py" 'print("good ran")'
+put "$X/good.txt" '>>> print("good doctest ran")
+good doctest ran'
+put "$X/commands" 'continue'
+mkdir -p "$N/home" "$N/cwd" "$X/home"
+put "$N/home/.pdbrc" '!print("evil rc ran")'
+put "$N/cwd/.pdbrc" '!print("evil rc ran")'
+put "$X/breakpoint.py" 'breakpoint()
+print("after the breakpoint")'
+put "$X/pdb-runner.py" 'import pdb, sys
+pdb.Pdb(readrc=False)._run(pdb._ScriptTarget(sys.argv[1]))'
+put "$X/exec-compile.py" 'import sys
+f = sys.argv[1]
+exec(compile(open(f).read(), f, "exec"))'
+# The race: the runner reads a name, the name is swapped to another file,
+# then the runner compiles what it read under that name.  The swap happens
+# between the two, in the runner itself: no timing involved.
+put "$X/swap-runner.py" 'import os, sys
+name, other = sys.argv[1], sys.argv[2]
+with open(name, "rb") as f:
+    source = f.read()
+os.unlink(name)
+os.symlink(other, name)
+exec(compile(source, name, "exec"))'
+put "$X/startup.py" 'print("trusted startup ran")'
+put "$X/n-startup.py" 'print("evil startup ran")'
+/usr/bin/python3.11 -c 'import py_compile, sys
+for src, pyc in zip(sys.argv[1::2], sys.argv[2::2]):
+    py_compile.compile(src, cfile=pyc, doraise=True)' \
+	"$X/startup.py" "$X/startup.pyc" "$X/n-startup.py" "$N/n-startup.pyc" ||
+	not_ok "compile the startup files"
+chmod 0755 "$X/startup.pyc" "$N/n-startup.pyc"
+# A trusted sitecustomize that swaps the startup link to the untrusted .pyc
+# at every open of that name after the first: a launcher that reopened the
+# startup file by name would run the untrusted one, deterministically.
+mkdir -p "$X/swapper"
+put "$X/swapper/sitecustomize.py" 'import os, sys
+link, other = os.environ["SWAP_LINK"], os.environ["SWAP_TO"]
+opened = 0
+def swap(event, args):
+    global opened
+    if event == "open" and args and args[0] == link:
+        opened += 1
+        if opened > 1:
+            os.unlink(link)
+            os.symlink(other, link)
+sys.addaudithook(swap)'
+put "$X/stdin-code" 'print("stdin ran")'
+# Files the attacker owns, as they would.
+chown -R 65534:65534 "$N"
+
+# as_user USER COMMAND...: COMMAND as root or as uid 65534.
+as_user() {
+	local user=$1
+	shift
+	if [ "$user" = root ]; then
+		"$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	fi
+}
+
+# refused WHAT WANT-STDERR-LAST-LINE COMMAND...: exit status 126, the last
+# line of stderr exactly as given, and no "evil" anywhere in the output.
+refused() {
+	local what=$1 want=$2 status last
+	shift 2
+	"$@" >"$TF_TMP/out" 2>"$TF_TMP/err" </dev/null
+	status=$?
+	last=$(tail -n 1 "$TF_TMP/err")
+	if [ "$status" = 126 ] && [ "$last" = "$want" ] &&
+		! grep -q evil "$TF_TMP/out" "$TF_TMP/err"; then
+		ok "$what"
+	else
+		not_ok "$what"
+		echo "#   command: $*"
+		echo "#   status: want 126, got $status"
+		echo "#   stderr: want last line <$want>"
+		sed 's/^/#   out: /' "$TF_TMP/out" | head -n 5
+		sed 's/^/#   err: /' "$TF_TMP/err" | head -n 5
+	fi
+}
+
+# t WHAT STATUS STDOUT STDERR COMMAND...: expect, with the command after the four.
+t() { expect "$1" "$2" "$3" "$4" -- "${@:5}"; }
+from() {
+	local file=$1
+	shift
+	"$@" <"$file"
+}
+# link NAME TARGET: a symbolic link the attacker owns.
+link() { ln -sfn "$2" "$1" && chown -h 65534:65534 "$1"; }
+in_dir() {
+	local dir=$1
+	shift
+	(cd "$dir" && "$@")
+}
+
+# --- nothing enforced: the attacker's files do run -------------------------
+set_policy_file "policy = 1
+enforce = none
+log = none" || not_ok "policy file"
+t "not enforced: -m cProfile runs a noexec file" 0 "evil ran" "" \
+	sh -c '"$1" -m cProfile "$2" | sed -n 1p' sh "$PY" "$N/x.py"
+t "not enforced: exec(compile(open(f).read(), f)) runs a noexec file" 0 "evil ran" "" \
+	"$PY" "$X/exec-compile.py" "$N/x.py"
+t "not enforced: -m doctest runs a noexec text file" 0 "" "" "$PY" -m doctest "$N/x.txt"
+t "not enforced: -m timeit runs code from the command line" 0 "evil ran" "" \
+	sh -c '"$1" -m timeit -n 1 -r 1 -s "$2" pass | sed -n 1p' sh "$PY" 'print("evil ran")'
+t "not enforced: pdb runs ~/.pdbrc" 0 "evil rc ran" "" \
+	sh -c 'HOME=$1 "$2" -m pdb -c quit "$3" </dev/null | grep -o "evil rc ran" | sed -n 1p' \
+	sh "$N/home" "$PY" "$X/good.py"
+
+# --- the cases ---------------------------------------------------------------
+cases() {
+	local p=$1 user=$2 m='noexec mount' w
+	w="policy $p, $user:"
+
+	# The families: a runner reads the file with open() and compiles it.
+	refused "$w -m cProfile N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m cProfile "$N/x.py"
+	refused "$w -m profile N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m profile "$N/x.py"
+	refused "$w -m trace --listfuncs N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m trace --listfuncs "$N/x.py"
+	refused "$w -m pdb -c continue N/x.py </dev/null (interactive)" \
+		"trusted-python: pdb: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m pdb -c continue "$N/x.py"
+	refused "$w pdb's script runner in a trusted program" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/pdb-runner.py" "$N/x.py"
+	refused "$w -m setuptools.launch N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m setuptools.launch "$N/x.py"
+	# Variants and nestings.
+	refused "$w -m runpy cProfile N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m runpy cProfile "$N/x.py"
+	refused "$w -m cProfile -m trace --listfuncs N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m cProfile -m trace --listfuncs "$N/x.py"
+	refused "$w -m cProfile -m profile N/x.py" "trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m cProfile -m profile "$N/x.py"
+	refused "$w exec(compile(open(f).read(), f)) in a trusted script" \
+		"trusted-python: $N/x.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-compile.py" "$N/x.py"
+	link "$N/swapped.py" "$N/x.py"
+	refused "$w the runner's file swapped for a trusted one after its read" \
+		"trusted-python: $N/swapped.py: $NOT: the code compiled under its name is not its content" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/swap-runner.py" "$N/swapped.py" "$X/good.py"
+	link "$N/swapped.py" "$X/good.py"
+	refused "$w the runner's trusted file swapped for an untrusted one after its read" \
+		"trusted-python: $N/swapped.py: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/swap-runner.py" "$N/swapped.py" "$N/x.py"
+	# Code files that are not .py.
+	refused "$w HOME=N/home -m pdb -c quit trusted.py (interactive)" \
+		"trusted-python: pdb: interactive code refused" \
+		as_user "$user" env HOME="$N/home" "${SESSION[@]}" "$PY" -m pdb -c quit "$X/good.py"
+	refused "$w ./.pdbrc of a noexec working directory, after breakpoint()" \
+		"trusted-python: .pdbrc: $NOT: $m" \
+		from "$X/commands" in_dir "$N/cwd" as_user "$user" env HOME="$X/home" \
+		"${SESSION[@]}" "$PY" "$X/breakpoint.py"
+	refused "$w breakpoint() in a trusted program reads HOME=N/home/.pdbrc" \
+		"trusted-python: $N/home/.pdbrc: $NOT: $m" \
+		from "$X/commands" as_user "$user" env HOME="$N/home" "${SESSION[@]}" "$PY" "$X/breakpoint.py"
+	refused "$w breakpoint() with a pipe on stdin (interactive)" \
+		"trusted-python: breakpoint(): interactive code refused: not a regular file: FIFO or pipe" \
+		with_pipe continue as_user "$user" env HOME="$X/home" "${SESSION[@]}" "$PY" "$X/breakpoint.py"
+	t "$w breakpoint() with a trusted file on stdin runs" 0 \
+		"> $X/breakpoint.py(2)<module>()
+-> print(\"after the breakpoint\")
+(Pdb) after the breakpoint" "" \
+		from "$X/commands" as_user "$user" env HOME="$X/home" "${SESSION[@]}" "$PY" "$X/breakpoint.py"
+	refused "$w -m doctest N/x.txt" "trusted-python: $N/x.txt: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m doctest "$N/x.txt"
+	t "$w -m doctest of a trusted text file runs" 0 "" "" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m doctest "$X/good.txt"
+	# Code from the command line or a prompt.
+	refused "$w -m timeit -s \"\$(cat N/x.py)\" pass" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m timeit -s "$(cat "$N/x.py")" pass
+	refused "$w -m cProfile -m timeit" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m cProfile -m timeit -s "$(cat "$N/x.py")" pass
+	refused "$w -m runpy timeit" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m runpy timeit -s "$(cat "$N/x.py")" pass
+	refused "$w -m trace --module timeit" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m trace --listfuncs --module timeit -s "$(cat "$N/x.py")" pass
+	refused "$w timeit.py as the script" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" /usr/lib/python3.11/timeit.py -s "$(cat "$N/x.py")" pass
+	# PYTHONSTARTUP: read once, from the checked descriptor.
+	refused "$w PYTHONSTARTUP=N/n-startup.pyc -q -i < trusted file" \
+		"trusted-python: $N/n-startup.pyc: $NOT: $m" \
+		from "$X/stdin-code" as_user "$user" env PYTHONSTARTUP="$N/n-startup.pyc" \
+		"${SESSION[@]}" "$PY" -q -i
+	link "$N/startup-link.pyc" "$X/startup.pyc"
+	t "$w PYTHONSTARTUP .pyc swapped after its check is not reopened" 0 \
+		"trusted startup ran
+stdin ran" ">>> >>> " \
+		from "$X/stdin-code" as_user "$user" env PYTHONPATH="$X/swapper" SWAP_LINK="$N/startup-link.pyc" \
+		SWAP_TO="$N/n-startup.pyc" PYTHONSTARTUP="$N/startup-link.pyc" \
+		"${SESSION[@]}" "$PY" -q -i
+	# What the rule must not break.
+	t "$w -m cProfile of a trusted file runs" 0 "good ran" "" \
+		as_user "$user" "${SESSION[@]}" sh -c '"$1" -m cProfile "$2" | sed -n 1p' sh "$PY" "$X/good.py"
+	t "$w -m trace of a trusted file runs" 0 "good ran" "" \
+		as_user "$user" "${SESSION[@]}" sh -c '"$1" -m trace --listfuncs "$2" | sed -n 1p' sh "$PY" "$X/good.py"
+	t "$w -m setuptools.launch of a trusted file runs" 0 "good ran" "" \
+		as_user "$user" "${SESSION[@]}" "$PY" -m setuptools.launch "$X/good.py"
+	t "$w exec(compile(open(f).read(), f)) of a trusted file runs" 0 "good ran" "" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-compile.py" "$X/good.py"
+	t "$w imports that compile their sources run" 0 "good ran" "" \
+		as_user "$user" "${SESSION[@]}" env PYTHONPATH="$X" "$PY" -B -m good
+}
+
+# The standard library's programs: the table in trusted-python(1) is the
+# data.  Every row with an example is run in the session.
+table_rows() {
+	awk '/^module +class +example$/ { on = 1; next }
+		on && /^```/ { exit }
+		on && $3 != "-" { print }' "$TF_SRC/man/trusted-python.1.scd"
+}
+
+table() {
+	local p=$1 user=$2 module class example want file rows=0
+	while read -r module class example; do
+		rows=$((rows + 1))
+		example=${example//N\//$N/}
+		example=${example//CODE/$(cat "$N/x.py")}
+		case $class in
+		argv) want="trusted-python: ${module%%(*}: interactive code refused" ;;
+		prompt) want="trusted-python: ${module%%(*}: interactive code refused: not a regular file: FIFO or pipe" ;;
+		*)
+			file=$N/x.py
+			[[ $example == *x.txt* ]] && file=$N/x.txt
+			want="trusted-python: $file: $NOT: noexec mount"
+			;;
+		esac
+		# The example's words are its arguments; CODE is one of them.
+		local -a args
+		if [[ $class == argv && $module == timeit ]]; then
+			args=(-m timeit -s "$(cat "$N/x.py")" pass)
+		else
+			read -r -a args <<<"$example"
+		fi
+		refused "policy $p, $user: table: $module ($class): ${example//$TF_TMP/}" "$want" \
+			with_pipe 'print("evil typed ran")' as_user "$user" env PYTHONPATH="$N" \
+			"${SESSION[@]}" "$PY" "${args[@]}"
+	done < <(table_rows)
+	[ "$rows" -gt 10 ] || not_ok "policy $p: the table in trusted-python(1) has rows ($rows)"
+}
+
+for p in 1 3; do
+	if [ "$p" = 3 ]; then
+		trusted_stdlib "$X" setuptools pkg_resources _distutils_hack ||
+			{ not_ok "policy 3: make an executable copy of the standard library"; break; }
+	fi
+	set_policy_file "policy = $p
+enforce = file,interactive
+log = none" || not_ok "policy file"
+	for user in root nobody; do
+		cases "$p" "$user"
+		table "$p" "$user"
+	done
+done
+
+done_testing

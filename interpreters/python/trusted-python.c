@@ -229,6 +229,36 @@ PyMethodDef checked_opener_def = {
 };
 
 /*
+ * Is path a cache file __pycache__/NAME.TAG.pyc whose source NAME.py
+ * exists?  CPython writes those at run time with the source's mode less
+ * its execute bits (_write_atomic() masks the mode with 0666), so under a
+ * check policy with the file check every one it rewrites is refused.
+ */
+static int is_cache_of_source(PyObject *path)
+{
+	PyObject *bytes = NULL;
+	char src[PATH_MAX];
+	const char *name, *base, *dot;
+	struct stat st;
+	int found = 0;
+
+	if (!PyUnicode_FSConverter(path, &bytes)) {
+		PyErr_Clear();
+		return 0;
+	}
+	name = PyBytes_AS_STRING(bytes);
+	base = strrchr(name, '/');
+	if (base && base - name >= 11 && strncmp(base - 11, "__pycache__", 11) == 0 &&
+	    (base - name == 11 || base[-12] == '/') && (dot = strchr(base, '.')) &&
+	    strlen(base) > 4 && strcmp(base + strlen(base) - 4, ".pyc") == 0 &&
+	    snprintf(src, sizeof(src), "%.*s%.*s.py", (int)(base - 11 - name), name,
+		     (int)(dot - base - 1), base + 1) < (int)sizeof(src))
+		found = stat(src, &st) == 0 && S_ISREG(st.st_mode);
+	Py_DECREF(bytes);
+	return found;
+}
+
+/*
  * PEP 578's open-code hook.  CPython's default is io.open(path, "rb"); this
  * is the same call with an opener, so that the file object, its name and
  * the "open" audit event (with the path, before the file is opened) are
@@ -264,6 +294,16 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 		return NULL;
 	file = PyObject_Call(io_open, args, kwargs);
 	Py_DECREF(args);
+	/*
+	 * A refused cache file of a source is a cache that cannot be read:
+	 * the import system then compiles the source, which is checked
+	 * itself, instead of failing the import on every later start.
+	 */
+	if (!file && PyErr_ExceptionMatches(not_trusted_error) && is_cache_of_source(path)) {
+		PyErr_Clear();
+		errno = EACCES;
+		PyErr_SetFromErrnoWithFilenameObject(PyExc_PermissionError, path);
+	}
 	return file;
 }
 

@@ -148,8 +148,11 @@ log = none"
 		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" sourceless
 	t "policy $p: sourceless .pyc as the script" 126 "" "$(refused "$N/sourceless.pyc" "$m")" \
 		"${R[@]}" "$PY" "$N/sourceless.pyc"
-	t "policy $p: __pycache__ on a noexec mount for a source on an exec mount" 0 \
-		"$(notrusted "$X/cached/__pycache__/cmod.cpython-311.pyc" "$m")" "" \
+	# A refused cache file is a cache that cannot be read: the import
+	# compiles the checked source instead (see trusted-python(1)).
+	t "policy $p: __pycache__ on a noexec mount: the checked source is compiled instead" 0 \
+		"cmod ran
+imported cmod" "" \
 		"${R[@]}" "$PY" "$X/try_import.py" --path "$X/cached" cmod
 	t "policy $p: PYTHONSTARTUP on a noexec mount" 126 "" "$(refused "$N/startup.py" "$m")" \
 		env PYTHONSTARTUP="$N/startup.py" "${R[@]}" "$PY" -q -i
@@ -198,6 +201,18 @@ except ImportError as e:
 		t "policy 3: module without execute permission" 0 \
 			"$(notrusted "$X/noperm.py" "no execute permission")" "" \
 			"${R[@]}" "$PY" "$X/try_import.py" --path "$X" noperm
+		# CPython writes a .pyc with the source's mode less the execute
+		# bits: later starts read the source instead of failing.
+		mkdir -p "$X/rewritten"
+		put "$X/rewritten/rmod.py" 'print("rmod ran")'
+		t "policy 3: a module whose .pyc CPython writes at run time" 0 "rmod ran
+imported rmod" "" env -u PYTHONDONTWRITEBYTECODE \
+			"${R[@]}" "$PY" "$X/try_import.py" --path "$X/rewritten" rmod
+		t "policy 3: that .pyc has no execute bit" 0 "-rw-r--r--" "" \
+			stat -c %A "$X/rewritten/__pycache__/rmod.cpython-311.pyc"
+		t "policy 3: the next start imports the module from its source" 0 "rmod ran
+imported rmod" "" env -u PYTHONDONTWRITEBYTECODE \
+			"${R[@]}" "$PY" "$X/try_import.py" --path "$X/rewritten" rmod
 	fi
 }
 
@@ -223,7 +238,7 @@ log = none" || not_ok "policy file"
 # CPython dumps its path configuration when the codecs cannot be imported;
 # the launcher holds that back: the refusal is one line.
 t "policy 3: Debian's standard library (mode 0644) is refused, in one line" 126 "" \
-	"$(refused /usr/lib/python3.11/encodings/__pycache__/__init__.cpython-311.pyc "no execute permission")" \
+	"$(refused /usr/lib/python3.11/encodings/__init__.py "no execute permission")" \
 	"${R[@]}" "$PY" -S -c pass
 if trusted_stdlib "$X"; then
 	cases 3

@@ -22,6 +22,7 @@ threading timeit tokenize tomllib traceback typing unittest unittest.mock
 urllib.parse urllib.request uuid wave xml.dom.minidom xml.etree.ElementTree
 xml.sax zipfile zoneinfo
 """.split()
+GENERATED = 40
 
 
 def run(argv, policy):
@@ -58,6 +59,22 @@ def main():
         f.write("n = sum(1 for m in list(sys.modules.values())\n"
                 "        if (getattr(m, '__file__', None) or '').endswith('.py'))\n"
                 "print(len(sys.modules), n)\n")
+    # Modules that no .pyc caches: every import compiles its source, which
+    # is where trusted-python compares the compiled code with the checked
+    # file (the rule for code compiled under a file's name).
+    gen = os.path.join(work, "gen")
+    os.mkdir(gen)
+    for i in range(GENERATED):
+        with open(os.path.join(gen, f"gen{i}.py"), "w") as f:
+            for j in range(40):
+                f.write(f"def f{j}(a, b=1):\n    c = [a * k + b for k in range({j})]\n"
+                        f"    return sum(c) if c else {{'a': a, 'b': b}}\n\n")
+            f.write(f"class C{i}:\n    x = {i}\n    def m(self):\n        return self.x\n")
+    compiled = os.path.join(work, "compiled.py")
+    with open(compiled, "w") as f:
+        f.write(f"import sys\nsys.path.insert(0, {gen!r})\n")
+        for i in range(GENERATED):
+            f.write(f"import gen{i}\n")
     control = os.path.join(build, "interpreters/python/python-main-control")
     # (name, command, policy file, the row it is compared with)
     configs = [
@@ -71,6 +88,17 @@ def main():
         ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
          "python3.11 under trusted-for run"),
     ]
+    # Another build of trusted-python (TF_BENCH_BASELINE: its build
+    # directory, e.g. the previous commit's), interleaved with this one.
+    before = os.environ.get("TF_BENCH_BASELINE")
+    if before:
+        btp = os.path.join(before, "interpreters/python/trusted-python")
+        configs += [
+            ("baseline build of trusted-python, enforcement off (policy 1)", [btp], p1,
+             "python3.11"),
+            ("baseline build of trusted-python, enforcement on (policy 1)", on + [btp], p1,
+             "python3.11 under trusted-for run"),
+        ]
     # The same rows against the control instead.
     against_control = {
         "trusted-python, enforcement off (policy 1)": "control: CPython's main linked as trusted-python is",
@@ -78,7 +106,15 @@ def main():
         "trusted-python, enforcement off, policy 0 (nothing checked)": "control: CPython's main linked as trusted-python is",
         "trusted-python, enforcement on (policy 1)": "control under trusted-for run",
     }
-    workloads = [("start-up only", startup), (f"{len(MODULES)} stdlib imports", imports)]
+    if before:
+        against_control = {
+            "trusted-python, enforcement off (policy 1)":
+                "baseline build of trusted-python, enforcement off (policy 1)",
+            "trusted-python, enforcement on (policy 1)":
+                "baseline build of trusted-python, enforcement on (policy 1)",
+        }
+    workloads = [("start-up only", startup), (f"{len(MODULES)} stdlib imports", imports),
+                 (f"{GENERATED} imports compiled from source", compiled)]
     out = os.popen(f"{ref} {imports}").read().split()
     loaded, from_files = int(out[0]), int(out[1])
     sys.stdout.flush()
@@ -100,8 +136,9 @@ def main():
     def rel(w, c, base, i):
         return "" if base is None else f"{(med(w, c, i) / med(w, base, i) - 1) * 100:+.1f}%"
 
+    last = "baseline build" if before else "control"
     print("| workload | configuration | median ms | min ms | median CPU ms "
-          "| CPU vs python3.11 | CPU vs control |")
+          f"| CPU vs python3.11 | CPU vs {last} |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for w, _ in workloads:
         for c, _, _, base in configs:
@@ -112,7 +149,7 @@ def main():
     print()
     print("Wall-clock medians against the same baselines:")
     print()
-    print("| workload | configuration | wall vs python3.11 | wall vs control |")
+    print(f"| workload | configuration | wall vs python3.11 | wall vs {last} |")
     print("|---|---|---:|---:|")
     for w, _ in workloads:
         for c, _, _, base in configs:

@@ -308,9 +308,15 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 }
 
 /*
- * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code():
- * this replacement reads through the hook above.  It is a C function, bound
- * as a method by PyInstanceMethod, so that nothing of it is Python code.
+ * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code(),
+ * in upstream CPython 3.11: this replacement reads through the hook above.
+ * It is a C function, bound as a method by PyInstanceMethod, so that
+ * nothing of it is Python code.  Debian's 3.11 patches FileLoader.get_data
+ * to read sourceless files through io.open_code() already (its frozen
+ * importlib names SourcelessFileLoader there), so on Debian this guard is
+ * redundant; it stays so that the launcher's guarantee does not rest on a
+ * distribution patch (a libpython3.11 built from upstream's source), at the
+ * cost of one attribute set per interpreter.
  */
 static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
 {

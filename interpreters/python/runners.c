@@ -414,6 +414,13 @@ static PyObject *exec_namespace(int *as_import)
 	}
 	if (ns && !PyDict_Check(ns))
 		ns = NULL;
+	/* A loader's exec_module() into a module named __main__ runs it. */
+	if (*as_import && ns) {
+		PyObject *n = PyDict_GetItemString(ns, "__name__");
+
+		if (n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, "__main__") == 0)
+			*as_import = 0;
+	}
 	Py_XINCREF(ns);
 	Py_XDECREF(locals);
 	Py_DECREF(code);

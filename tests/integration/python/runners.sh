@@ -3,7 +3,8 @@
 # setuptools.launch, a program's own exec(compile(open(f).read(), f))), the
 # code files that are not .py (pdb's rc files, doctest's text files), the
 # standard library's modules that take code from the command line or a
-# prompt, and PYTHONSTARTUP read once.
+# prompt, and PYTHONSTARTUP read once; trusted-lua's debug.debug() beside
+# them.
 #
 # The attacker: uid 65534 (and root, for comparison), writing only to N, a
 # noexec mount, inside an enforced session (trusted-for run --restrict-file
@@ -54,8 +55,14 @@ name, other = sys.argv[1], sys.argv[2]
 with open(name, "rb") as f:
     source = f.read()
 os.unlink(name)
-os.symlink(other, name)
+if other != "-":
+    os.symlink(other, name)
 exec(compile(source, name, "exec"))'
+put "$X/exec-module.py" 'import importlib.util, sys
+spec = importlib.util.spec_from_file_location("__main__", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+sys.argv = sys.argv[1:]
+spec.loader.exec_module(module)'
 put "$X/startup.py" 'print("trusted startup ran")'
 put "$X/n-startup.py" 'print("evil startup ran")'
 /usr/bin/python3.11 -c 'import py_compile, sys
@@ -80,6 +87,9 @@ def swap(event, args):
             os.symlink(other, link)
 sys.addaudithook(swap)'
 put "$X/stdin-code" 'print("stdin ran")'
+# Lua's debug.debug(), the same kind of prompt, from a trusted script.
+put "$X/debugger.lua" 'debug.debug()
+print("after debug.debug")'
 # Files the attacker owns, as they would.
 chown -R 65534:65534 "$N"
 
@@ -182,6 +192,10 @@ cases() {
 	refused "$w the runner's trusted file swapped for an untrusted one after its read" \
 		"trusted-python: $N/swapped.py: $NOT: $m" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/swap-runner.py" "$N/swapped.py" "$N/x.py"
+	link "$N/swapped.py" "$N/x.py"
+	refused "$w the runner's file deleted after its read" \
+		"trusted-python: $N/swapped.py: $NOT: the code compiled under its name cannot be read: No such file or directory" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/swap-runner.py" "$N/swapped.py" -
 	# Code files that are not .py.
 	refused "$w HOME=N/home -m pdb -c quit trusted.py (interactive)" \
 		"trusted-python: pdb: interactive code refused" \
@@ -216,6 +230,9 @@ cases() {
 		as_user "$user" "${SESSION[@]}" "$PY" -m trace --listfuncs --module timeit -s "$(cat "$N/x.py")" pass
 	refused "$w timeit.py as the script" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" /usr/lib/python3.11/timeit.py -s "$(cat "$N/x.py")" pass
+	refused "$w timeit.py run by a loader as __main__" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-module.py" /usr/lib/python3.11/timeit.py \
+		-s "$(cat "$N/x.py")" pass
 	# PYTHONSTARTUP: read once, from the checked descriptor.
 	refused "$w PYTHONSTARTUP=N/n-startup.pyc -q -i < trusted file" \
 		"trusted-python: $N/n-startup.pyc: $NOT: $m" \
@@ -228,6 +245,10 @@ stdin ran" ">>> >>> " \
 		from "$X/stdin-code" as_user "$user" env PYTHONPATH="$X/swapper" SWAP_LINK="$N/startup-link.pyc" \
 		SWAP_TO="$N/n-startup.pyc" PYTHONSTARTUP="$N/startup-link.pyc" \
 		"${SESSION[@]}" "$PY" -q -i
+	refused "$w trusted-lua: debug.debug() reading a pipe (interactive)" \
+		"trusted-lua: debug.debug: interactive code refused: not a regular file: FIFO or pipe" \
+		with_pipe 'print("evil typed ran")' as_user "$user" "${SESSION[@]}" \
+		"$TF_BUILD/interpreters/lua/trusted-lua" "$X/debugger.lua"
 	# What the rule must not break.
 	t "$w -m cProfile of a trusted file runs" 0 "good ran" "" \
 		as_user "$user" "${SESSION[@]}" sh -c '"$1" -m cProfile "$2" | sed -n 1p' sh "$PY" "$X/good.py"

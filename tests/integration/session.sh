@@ -139,7 +139,7 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 					alone_status=126
 					alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"
 					[ "$l$policy" = python1 ] &&
-						alone_out="trusted-python: /usr/lib/python3.11/encodings/__pycache__/__init__.cpython-311.pyc: not trusted for execution: no execute permission"
+						alone_out="trusted-python: /usr/lib/python3.11/encodings/__init__.py: not trusted for execution: no execute permission"
 				fi
 				[ "$a$policy$user" = strace1nobody ] &&
 					alone_status=126 alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # CPython's own regression tests (Debian's libpython3.11-testsuite) for the
-# parts trusted-python changes, run through trusted-python with nothing
-# enforced.  Their child interpreters are sys.executable, so trusted-python
+# parts trusted-python changes (imports, the command line, compile() and
+# the standard library's runners and prompts), run through trusted-python
+# with nothing enforced.  Their child interpreters are sys.executable, so trusted-python
 # again.  One TAP line per test module, with its counts.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
@@ -9,7 +10,9 @@ enter_private_namespace "$@"
 PY=$TF_BUILD/interpreters/python/trusted-python
 modules=(test_import test_importlib test_runpy test_zipimport
 	test_zipimport_support test_site test_cmd_line_script test_cmd_line
-	test_pkgutil test_pkg test_compileall test_py_compile test_audit)
+	test_pkgutil test_pkg test_compileall test_py_compile test_audit
+	test_builtin test_compile test_pdb test_bdb test_doctest test_timeit
+	test_code_module test_trace test_profile test_cprofile)
 
 if [ ! -f /usr/lib/python3.11/test/test_runpy.py ]; then
 	not_run "CPython's regression tests" "libpython3.11-testsuite is not installed"

@@ -172,7 +172,7 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 					# library (mode 0644) before the script.
 					why="${evil[$l]}: not trusted for execution: noexec mount"
 					[ "$l$policy" = python1 ] &&
-						why="/usr/lib/python3.11/encodings/__pycache__/__init__.cpython-311.pyc: not trusted for execution: no execute permission"
+						why="/usr/lib/python3.11/encodings/__init__.py: not trusted for execution: no execute permission"
 					# shellcheck disable=SC2086
 					expect "$what: without the confinement, the library fails closed in the namespace" 126 \
 						"${name[$l]}: $why" "" -- \

@@ -23,6 +23,11 @@
  *    function that checks the file and loads that descriptor
  *    (extensions.c); the loader's variables are judged before any shared
  *    object's initialiser runs (../common/loader_guard.c).
+ *  - Programs that run files or take code by themselves (runners.c): the
+ *    audit hook's "compile", "exec", "builtins.breakpoint" and
+ *    "sys.excepthook" events; code compiled under a file's name must be
+ *    that file's checked content, and the standard library's interactive
+ *    programs are interactive code however they are started.
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
  * statuses.  A refused main entry point prints one line "PROG: MESSAGE" and

@@ -105,8 +105,10 @@ mkdir -p "$build"
 [ -f "$build/.config" ] && cp -p "$build/.config" "$build/.config.prev"
 make -s -C "$src" O="$build" tinyconfig >"$work/config.log" 2>&1 ||
 	die "make tinyconfig failed, see $work/config.log"
-"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
-	"$here/config.fragment" >>"$work/config.log" 2>&1 ||
+# merge_config.sh makes its temporary files in the current directory: not
+# the repository's, where an interrupted run would leave them.
+(cd "$work" && "$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
+	"$here/config.fragment") >>"$work/config.log" 2>&1 ||
 	die "merge_config.sh failed, see $work/config.log"
 make -s -C "$src" O="$build" olddefconfig >>"$work/config.log" 2>&1 ||
 	die "make olddefconfig failed, see $work/config.log"

@@ -110,9 +110,10 @@ int trusted_for_strengthen(unsigned int enforce);
  * filter refuses creating or joining user namespaces (EPERM; clone3()
  * answers ENOSYS so that libc falls back to clone()), every ptrace()
  * request, process_vm_writev() and seccomp user-notification listeners
- * (EPERM).  Sets no_new_privs when the caller lacks CAP_SYS_ADMIN, as the
- * kernel requires.  flags must be 0.  Returns 0, or -1 with errno: nothing
- * was installed.
+ * (EPERM); a caller with CAP_SETPCAP also drops CAP_SYS_PTRACE from the
+ * bounding set.  Sets no_new_privs when the caller lacks CAP_SYS_ADMIN, as
+ * the kernel requires.  flags must be 0.  Returns 0, or -1 with errno: the
+ * session is not (fully) confined and must not be started.
  */
 int trusted_for_confine_session(unsigned int flags);
 

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/prctl.h>
@@ -141,6 +142,16 @@ TF_EXPORT int trusted_for_confine_session(unsigned int flags)
 			r = seccomp_load(ctx);
 	}
 	seccomp_release(ctx);
+	/*
+	 * /proc/PID/mem is opened, not traced: the filter cannot see it, and
+	 * CAP_SYS_PTRACE passes over a non-dumpable launcher.  Whoever may
+	 * (CAP_SETPCAP: root, a privileged session starter) takes it out of
+	 * the bounding set, so that no program the session executes, root or
+	 * setuid, has it again.
+	 */
+	if (r == 0 && prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) < 0 &&
+	    errno != EPERM)
+		r = -errno;
 	if (r != 0) {
 		/* A thread that could not take the filter is not an errno. */
 		errno = r < 0 && r > -4096 ? -r : EAGAIN;

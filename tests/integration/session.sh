@@ -204,29 +204,44 @@ for user in root nobody; do
 		"${confined[@]}" "${launcher[lua]}" "${evil[lua]}"
 done
 
-# /proc/PID/mem: another process of the same user (uid 65534) opens an
-# enforced launcher's memory for writing, while the launcher waits on its
+# /proc/PID/mem: another process of the same user opens an enforced
+# launcher's memory for writing, while the launcher waits on its
 # standard input after its first check.  inc runs its whole file in one
 # read and cannot be made to wait.
 printf 'print("ready")\nio.stdout:flush()\nio.read()\n' >"$X/wait.lua"
 printf 'print("ready", flush=True)\ninput()\n' >"$X/wait.py"
 chmod 0755 "$X"/wait.*
+# mem_open PID PREFIX...: can PREFIX python3.11 open /proc/PID/mem for writing?
 mem_open() {
-	setpriv --reuid 65534 --regid 65534 --clear-groups -- /usr/bin/python3.11 -c '
+	local pid=$1
+	shift
+	"$@" /usr/bin/python3.11 -c '
 import os, sys
 try:
     os.close(os.open(f"/proc/{sys.argv[1]}/mem", os.O_RDWR))
     print("opened")
 except OSError as e:
-    print(os.strerror(e.errno))' "$1"
+    print(os.strerror(e.errno))' "$pid"
 }
-# mem_try COMMAND...: the answer of a sibling to the launcher COMMAND runs.
+# mem_try USER SIBLING COMMAND...: what the sibling's mem_open says while the
+# launcher COMMAND of USER waits.  SIBLING: "confined" runs it in a confined
+# session of its own, "plain" does not.
 mem_try() {
-	local pid line answer
-	coproc W { exec setpriv --reuid 65534 --regid 65534 --clear-groups -- "$@"; }
+	local user=$1 sibling=$2 pid line answer
+	shift 2
+	# shellcheck disable=SC2086 # the prefix is words
+	coproc W { exec ${as[$user]} "$@"; }
 	pid=$W_PID
 	read -r line <&"${W[0]}"
-	if [ "$line" = ready ]; then answer=$(mem_open "$pid"); else answer="launcher said <$line>"; fi
+	if [ "$line" != ready ]; then
+		answer="launcher said <$line>"
+	elif [ "$sibling" = confined ]; then
+		# shellcheck disable=SC2086
+		answer=$(mem_open "$pid" ${as[$user]} "${confined[@]}")
+	else
+		# shellcheck disable=SC2086
+		answer=$(mem_open "$pid" ${as[$user]})
+	fi
 	echo >&"${W[1]}"
 	wait "$pid"
 	echo "$answer"
@@ -235,19 +250,23 @@ scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
 for policy in 1 3; do
 	for l in lua python; do
 		script=$X/wait.${l/python/py}
-		what="policy $policy, nobody, $l"
+		what="policy $policy, $l"
 		if [ "$scope" != 0 ]; then
 			not_run "$what: /proc/PID/mem" "Yama ptrace_scope $scope refuses the control too"
 			continue
 		fi
 		set_policy_file "policy = $policy
 $enforcing"
-		expect "$what: /proc/PID/mem of an enforced launcher is refused" 0 \
-			"Permission denied" "" -- mem_try "$TF" run --restrict-file --deny-interactive --lock -- \
-			"${launcher[$l]}" "$script"
+		expect "$what: nobody's /proc/PID/mem of an enforced launcher is refused" 0 \
+			"Permission denied" "" -- mem_try nobody plain "${confined[@]}" "${launcher[$l]}" "$script"
+		# Root has CAP_SYS_PTRACE, which the confined session takes away.
+		expect "$what: root's, from a confined session, is refused" 0 \
+			"Permission denied" "" -- mem_try root confined "${confined[@]}" "${launcher[$l]}" "$script"
+		expect "$what: root's, from outside the session, opens it (root is not the attacker)" 0 \
+			"opened" "" -- mem_try root plain "${confined[@]}" "${launcher[$l]}" "$script"
 		set_policy_file "policy = $policy"
-		expect "$what: control, nothing enforced: it opens" 0 "opened" "" -- \
-			mem_try "${launcher[$l]}" "$script"
+		expect "$what: control, nothing enforced: nobody opens it" 0 "opened" "" -- \
+			mem_try nobody plain "${launcher[$l]}" "$script"
 	done
 done
 

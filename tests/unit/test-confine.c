@@ -8,6 +8,7 @@
 #include "../tap.h"
 
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
@@ -195,6 +196,10 @@ static void cases(void *arg)
 		       pthread_join(t, &back) == 0 && back == &token,
 	       "%s: threads still start (libc falls back from clone3)", who);
 	tap_is_int(attempt(&attempts[0], 0), EPERM, "%s: a child inherits the filter", who);
+	/* With CAP_SETPCAP (root), CAP_SYS_PTRACE leaves the bounding set. */
+	tap_is_int(prctl(PR_CAPBSET_READ, CAP_SYS_PTRACE, 0, 0, 0), !root,
+		   "%s: CAP_SYS_PTRACE %s the bounding set", who,
+		   root ? "is out of" : "stays in (it was never usable)");
 }
 
 int main(void)

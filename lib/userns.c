@@ -92,15 +92,15 @@ int tf_uid_map_parse(const char *buf, struct tf_uid_map *m)
 
 int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)
 {
-	char buf[TF_UID_MAP_MAX * 40];
+	char buf[TF_UID_MAP_MAX * 40], text[128];
 	size_t len = 0;
 	ssize_t n;
-	int fd = open_uid_map();
+	int fd = open_uid_map(), error;
 
 	if (fd < 0) {
 		snprintf(why, size, "cannot read /proc/self/uid_map: %s",
 			 errno == EXDEV ? "not procfs, or something mounted over it" :
-					  strerror(errno));
+					  tf_strerror(errno, text, sizeof(text)));
 		return -1;
 	}
 	do {
@@ -108,11 +108,12 @@ int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)
 		if (n > 0)
 			len += (size_t)n;
 	} while ((n > 0 && len < sizeof(buf) - 1) || (n < 0 && errno == EINTR));
+	error = errno;
 	close(fd);
 	buf[len] = '\0';
 	if (n < 0 || strlen(buf) != len || tf_uid_map_parse(buf, m) < 0) {
 		snprintf(why, size, "cannot read /proc/self/uid_map: %s",
-			 n < 0 ? strerror(errno) : "unexpected content");
+			 n < 0 ? tf_strerror(error, text, sizeof(text)) : "unexpected content");
 		return -1;
 	}
 	return 0;

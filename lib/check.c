@@ -17,6 +17,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -47,26 +48,55 @@ static int patched_kernel(void)
 #endif
 }
 
+/*
+ * Linux before 6.14 has no AT_EXECVE_CHECK.  The buffer is poisoned: a
+ * filter that answers uname() with 0 and fills nothing reads as "not
+ * older", which fails closed.
+ */
+static int kernel_older_than_6_14(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	memset(&u, 0, sizeof(u));
+	if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major < 6 || (major == 6 && minor < 14);
+}
+
 static void probe_once(void)
 {
 	/*
-	 * Kernels before 6.14 reject the unknown flag with EINVAL before they
-	 * look at the descriptor; newer ones get as far as the bad descriptor.
-	 * Either way nothing is executed.
+	 * A kernel with AT_EXECVE_CHECK gets as far as the bad descriptor
+	 * (EBADF); an older one rejects the unknown flag first (EINVAL), one
+	 * without execveat() has no such call (ENOSYS).  Nothing is executed.
 	 */
 	char *argv[] = { "trustedfor-probe", NULL };
 	char *envp[] = { NULL };
+	long r;
+	int error;
 
 	errno = 0;
-	syscall(SYS_execveat, -1, "", argv, envp, AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	r = syscall(SYS_execveat, -1, "", argv, envp, AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	error = r < 0 ? errno : 0;
 	/*
-	 * Anything else (a seccomp filter's EPERM, EAGAIN over RLIMIT_NPROC)
-	 * leaves the question open.  Falling back to the emulation would
-	 * silently skip the LSMs; using the kernel check makes every check
-	 * fail with that error instead, which denies and says why.
+	 * Only EBADF means "available", and EINVAL or ENOSYS mean "absent"
+	 * only on a kernel that is older than the flag: from a seccomp filter
+	 * on 6.14 and later, falling back to the emulation would silently
+	 * skip the LSMs.  Anything else, 0 above all (no kernel answers 0 for
+	 * descriptor -1, a filter does), leaves the question open: every
+	 * check through this backend then fails with probe_error.
 	 */
-	kernel.execve_check = errno != EINVAL;
-	kernel.probe_error = errno == EBADF || errno == EINVAL ? 0 : errno;
+	if (error == EBADF) {
+		kernel.execve_check = 1;
+		kernel.probe_error = 0;
+	} else if ((error == EINVAL || error == ENOSYS) && kernel_older_than_6_14()) {
+		kernel.execve_check = 0;
+		kernel.probe_error = 0;
+	} else {
+		kernel.execve_check = 1;
+		kernel.probe_error = error ? error : EPROTO;
+	}
 	kernel.patched = patched_kernel();
 }
 
@@ -180,6 +210,10 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 
 	if (fl >= 0 && policy == 0)
 		return 0;
+	/* Poisoned with what denies: a faked 0 that fills nothing denies. */
+	memset(&st, 0, sizeof(st));
+	memset(&sfs, 0, sizeof(sfs));
+	sfs.f_flags = ST_NOEXEC;
 	if (fl < 0 || fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
 		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR :
 						TRUSTED_FOR_ERROR, errno);
@@ -227,6 +261,34 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 	return 0;
 }
 
+/*
+ * A "yes" from the kernel's check is one return value, which a seccomp
+ * filter or a tracer can fake.  What the kernel's yes implies must then be
+ * true of the file, seen through calls that fill buffers: a regular file,
+ * with an execute bit (execve() wants one even for root), not on a noexec
+ * mount or a kernel-internal filesystem.  The buffers are poisoned with the
+ * answer that denies, so a filter that fakes one of these calls with 0 and
+ * fills nothing denies too.  An LSM's refusal leaves no such trace: against
+ * a filter that fakes only it, see trusted_for(3), BUGS.
+ */
+static int confirm_allowed(int fd)
+{
+	struct stat st;
+	struct statfs sfs;
+
+	memset(&st, 0, sizeof(st));
+	memset(&sfs, 0, sizeof(sfs));
+	sfs.f_flags = ST_NOEXEC;
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111) ||
+	    (sfs.f_flags & ST_NOEXEC) || tf_kernel_internal_fs(sfs.f_type)) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
 static int kernel_check(int fd, enum trusted_for_backend backend)
 {
 	/* A real argv: the kernel warns about a NULL one.  Nothing runs, so
@@ -235,17 +297,24 @@ static int kernel_check(int fd, enum trusted_for_backend backend)
 	char *argv[] = { name, NULL };
 	char *envp[] = { NULL };
 
+	int r;
+
 	if (backend == TRUSTED_FOR_BACKEND_SYSCALL) {
 #ifdef TRUSTED_FOR_SYSCALL_NR
-		return (int)syscall(TRUSTED_FOR_SYSCALL_NR, fd,
-				    TRUSTED_FOR_EXECUTION, 0);
+		r = (int)syscall(TRUSTED_FOR_SYSCALL_NR, fd, TRUSTED_FOR_EXECUTION, 0);
 #else
 		errno = ENOSYS;
 		return -1;
 #endif
+	} else if (kernel.probe_error) {
+		/* The probe was answered by something else than a kernel. */
+		errno = kernel.probe_error;
+		return -1;
+	} else {
+		r = (int)syscall(SYS_execveat, fd, "", argv, envp,
+				 AT_EMPTY_PATH | AT_EXECVE_CHECK);
 	}
-	return (int)syscall(SYS_execveat, fd, "", argv, envp,
-			    AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	return r == 0 ? confirm_allowed(fd) : -1;
 }
 
 /*

@@ -175,7 +175,8 @@ static int cmd_status(int argc, char **argv)
 	printf("kernel: Linux %s\n", u.release);
 	if (p.probe_error)
 		printf("AT_EXECVE_CHECK: unknown (the probe failed: %s); checks use it and fail closed\n",
-		       strerror(p.probe_error));
+		       p.probe_error == EPROTO ? "answered 0, which no kernel does" :
+						 strerror(p.probe_error));
 	else
 		printf("AT_EXECVE_CHECK: %s\n", p.execve_check ? "yes" : "no");
 	printf("trusted_for() system call: %s\n",

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * forge-answer RULE COMMAND [ARG...]: runs COMMAND under a seccomp filter
+ * that answers one system call in the kernel's place, as an attacker's
+ * filter would (issue 9, family 3).  The filter is installed with
+ * NO_NEW_PRIVS, so any user can do it, and every descendant inherits it.
+ *
+ *   check=N      execveat() with AT_EXECVE_CHECK returns N (0 or an errno name)
+ *   check-fd=N   the same, only for a descriptor >= 0 (the library's probe,
+ *                on descriptor -1, still reaches the kernel)
+ *   fstatfs=N    fstatfs() returns N without filling its buffer
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK 0x10000
+#endif
+
+static int answer(const char *s)
+{
+	if (!strcmp(s, "0"))
+		return 0;
+	if (!strcmp(s, "EINVAL"))
+		return EINVAL;
+	if (!strcmp(s, "ENOSYS"))
+		return ENOSYS;
+	if (!strcmp(s, "EPERM"))
+		return EPERM;
+	fprintf(stderr, "forge-answer: unknown answer '%s'\n", s);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	scmp_filter_ctx ctx;
+	const char *eq;
+	int rc, n;
+
+	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs=ANSWER COMMAND [ARG...]\n");
+		return 2;
+	}
+	n = answer(eq + 1);
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return 1;
+	if (!strncmp(argv[1], "check=", 6))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(execveat), 1,
+				      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK, AT_EXECVE_CHECK));
+	else if (!strncmp(argv[1], "check-fd=", 9))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(execveat), 2,
+				      SCMP_A0(SCMP_CMP_LE, 0x7fffffff),
+				      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK, AT_EXECVE_CHECK));
+	else if (!strncmp(argv[1], "fstatfs=", 8))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fstatfs), 0);
+	else
+		rc = -EINVAL;
+	if (rc < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    seccomp_load(ctx) < 0) {
+		fprintf(stderr, "forge-answer: cannot install the filter for %s\n", argv[1]);
+		return 1;
+	}
+	seccomp_release(ctx);
+	execvp(argv[2], argv + 2);
+	perror("forge-answer: exec");
+	return 127;
+}

@@ -1,0 +1,91 @@
+#!/bin/bash
+# The check cannot be forged by a seccomp filter (issue 9, family 3): real
+# filters (tests/helpers/forge-answer.c, NO_NEW_PRIVS, any user) answer one
+# system call in the kernel's place, and enforced launchers still refuse a
+# script on a noexec mount, as root and as uid 65534.  Each row has its
+# control: the same command without the filter.
+. "$TF_SRC/tests/lib.sh"
+enter_private_namespace "$@"
+
+export LC_ALL=C
+unset TRUSTEDFOR_ENFORCE LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4
+TF=$TF_BUILD/tools/trusted-for
+forge=$TF_BUILD/tests/forge-answer
+lua=$TF_BUILD/interpreters/lua/trusted-lua
+inc=$TF_BUILD/interpreters/inc/inc
+set_policy_file - || { not_ok "hide the host's policy file"; done_testing; }
+make_mounts || { not_ok "mount the test tmpfs"; done_testing; }
+X=$TF_TMP/exec N=$TF_TMP/noexec
+printf 'print("ran")\n' >"$N/evil.lua"
+printf 'print("ran")\n' >"$X/good.lua"
+printf '+\n' >"$N/evil.inc"
+printf '+\n' >"$X/good.inc"
+chmod 0755 "$N"/* "$X"/*
+declare -A launcher=([lua]=$lua [inc]=$inc) name=([lua]=trusted-lua [inc]=inc)
+declare -A out=([lua]=ran [inc]=1)
+declare -A as=([root]="" [nobody]="setpriv --reuid 65534 --regid 65534 --clear-groups --")
+enforced=("$TF" run --restrict-file --)
+msg="not trusted for execution"
+
+for policy in 1 3; do
+	set_policy_file "policy = $policy"
+	for user in root nobody; do
+		for l in lua inc; do
+			w="policy $policy, $user, ${name[$l]}"
+			evil=$N/evil.$l good=$X/good.$l
+			# shellcheck disable=SC2086 # the prefix is words
+			expect "$w: control, the noexec file is refused" 126 "" \
+				"${name[$l]}: $evil: $msg: noexec mount" -- \
+				${as[$user]} "${enforced[@]}" "${launcher[$l]}" "$evil"
+			# shellcheck disable=SC2086
+			expect "$w: control, the good file runs" 0 "${out[$l]}" "" -- \
+				${as[$user]} "${enforced[@]}" "${launcher[$l]}" "$good"
+			if [ $policy = 3 ]; then
+				# Every AT_EXECVE_CHECK answered 0, the probe's too:
+				# no kernel answers 0 for descriptor -1.
+				# shellcheck disable=SC2086
+				expect "$w: execveat(AT_EXECVE_CHECK) answered 0: refused" 126 "" \
+					"${name[$l]}: $evil: $msg: check failed" -- \
+					${as[$user]} "$forge" check=0 "${enforced[@]}" "${launcher[$l]}" "$evil"
+				# Only the checks answered 0, the probe left to the
+				# kernel: the yes is contradicted by the noexec mount.
+				# shellcheck disable=SC2086
+				expect "$w: the file's check answered 0: refused" 126 "" \
+					"${name[$l]}: $evil: $msg: noexec mount" -- \
+					${as[$user]} "$forge" check-fd=0 "${enforced[@]}" "${launcher[$l]}" "$evil"
+				# shellcheck disable=SC2086
+				expect "$w: ... and a good file still runs under that filter" 0 "${out[$l]}" "" -- \
+					${as[$user]} "$forge" check-fd=0 "${enforced[@]}" "${launcher[$l]}" "$good"
+				# EINVAL to the probe on this kernel, which has the
+				# flag: no silent fall-back to the emulation (which
+				# would run the good file without asking the LSMs).
+				# shellcheck disable=SC2086
+				expect "$w: execveat(AT_EXECVE_CHECK) answered EINVAL: even a good file is refused" 126 "" \
+					"${name[$l]}: $good: $msg: check failed" -- \
+					${as[$user]} "$forge" check=EINVAL "${enforced[@]}" "${launcher[$l]}" "$good"
+				# shellcheck disable=SC2086
+				expect "$w: execveat(AT_EXECVE_CHECK) answered ENOSYS: the same" 126 "" \
+					"${name[$l]}: $good: $msg: check failed" -- \
+					${as[$user]} "$forge" check=ENOSYS "${enforced[@]}" "${launcher[$l]}" "$good"
+			fi
+		done
+	done
+done
+
+# Policy 1's emulation with fstatfs() answered 0 and nothing filled in: the
+# poisoned buffer says noexec.  trusted-for check --policy 1 asks the
+# emulation directly (no policy file involved).
+for user in root nobody; do
+	# shellcheck disable=SC2086
+	expect "policy 1, $user: control, check passes the good file" 0 "" "" -- \
+		${as[$user]} "$TF" check --policy 1 "$X/good.inc"
+	# shellcheck disable=SC2086
+	expect "policy 1, $user: fstatfs answered 0: the noexec file is not trusted" 1 "" \
+		"trusted-for: $N/evil.inc: $msg: noexec mount: $N" -- \
+		${as[$user]} "$forge" fstatfs=0 "$TF" check --policy 1 "$N/evil.inc"
+	# shellcheck disable=SC2086
+	expect "policy 1, $user: fstatfs answered 0: neither is the good file" 1 "" \
+		"trusted-for: $X/good.inc: $msg: noexec mount: $X" -- \
+		${as[$user]} "$forge" fstatfs=0 "$TF" check --policy 1 "$X/good.inc"
+done
+done_testing

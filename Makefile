@@ -3,7 +3,9 @@
 #
 #   make demo     show the checks and enforcement on real mounts
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
-#                 the kernel series booted in QEMU; ends "N passed, N failed"
+#                 the kernel series booted in QEMU, the userspace suite in
+#                 QEMU guests on Debian 12's 6.1 and the patched 6.12;
+#                 ends "N passed, N failed"
 #   make check-fresh  make check from a clean clone in a fresh Debian 12
 #                 root (debootstrap), as CI runs it
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
@@ -14,7 +16,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps build shells asan demo check check-fast check-fresh kernel-check bench install clean
+.PHONY: all deps build shells asan demo check check-fast check-fresh kernel-check guest-check bench install clean
 
 all: build
 
@@ -41,10 +43,20 @@ demo: build
 check-fast: build
 	tests/run.py --build $(BUILD)
 
+# The host's kernel, then Debian 12's own 6.1 and the patched 6.12 booted
+# under QEMU with the host's userspace (kernel/userspace.sh): one summary
+# line per kernel, then the total.
+GUESTS = --section "6.1 guest" --cmd guest-6.1 "kernel/userspace.sh 6.1 $(BUILD)" \
+	--section "6.12+series guest" --cmd kernel kernel/check.sh \
+	--cmd guest-6.12 "kernel/userspace.sh 6.12 $(BUILD)"
+
 check: build asan
 	tests/run.py --build $(BUILD) --build $(ASAN_BUILD) \
-		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" \
-		--cmd kernel kernel/check.sh
+		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" $(GUESTS)
+
+# The guests alone, while working on them.
+guest-check: build
+	tests/run.py $(GUESTS)
 
 # .ci/run inside a minimal Debian 12 root, from a clean clone of HEAD: what
 # the project forgets to install fails there.

@@ -12,15 +12,15 @@
 #
 # Environment:
 #   TRUSTEDFOR_KERNEL_DIR      work directory, outside the repository
-#                              (default /var/tmp/trustedfor-kernel)
+#                              (default /var/tmp/trustedfor-kernel-6.12)
 #   TRUSTEDFOR_KERNEL_LOG      where to keep the guest's console log
 #                              (default $TRUSTEDFOR_KERNEL_DIR/console-<mode>.log)
 #   TRUSTEDFOR_KERNEL_TIMEOUT  seconds the guest may run (default 180)
 #   TRUSTEDFOR_KERNEL_JOBS     parallel build jobs (default: nproc)
 #
 # The unpacked, patched tree and the build directory are reused as long as
-# the linux-source-6.12 version, the patches and this script's source
-# preparation are unchanged; anything else starts again from the tarball.
+# the linux-source-6.12 version, the patches and the source preparation
+# (kernel/lib.sh) are unchanged; anything else starts again from the tarball.
 set -eu
 
 mode=check
@@ -32,16 +32,16 @@ esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
-work=${TRUSTEDFOR_KERNEL_DIR:-/var/tmp/trustedfor-kernel}
+work=${TRUSTEDFOR_KERNEL_DIR:-/var/tmp/trustedfor-kernel-6.12}
 log=${TRUSTEDFOR_KERNEL_LOG:-$work/console-$mode.log}
 guest_timeout=${TRUSTEDFOR_KERNEL_TIMEOUT:-180}
 jobs=${TRUSTEDFOR_KERNEL_JOBS:-$(nproc)}
-tarball=/usr/src/linux-source-6.12.tar.xz
 start=$(date +%s)
+kernel_lib=$here/lib.sh
+. "$kernel_lib"
 
 say() { echo "kernel: $*"; }
 die() { echo "kernel: error: $*" >&2; echo "kernel: 0 passed, 1 failed"; exit 1; }
-elapsed() { echo "$(($(date +%s) - start))s"; }
 
 case "$work" in
 "$repo"|"$repo"/*) die "TRUSTEDFOR_KERNEL_DIR must be outside the repository" ;;
@@ -49,84 +49,19 @@ esac
 # The series wires up x86_64 only, and the guest program is built by the
 # host's compiler.
 [ "$(uname -m)" = x86_64 ] || die "needs an x86_64 host, not $(uname -m)"
-mkdir -p "$work"
-# One run at a time per work directory (make check and make bench share it).
-exec 9>"$work/lock"
-flock 9
+# One run at a time per work directory (make check, make bench and
+# kernel/userspace.sh share it).
+kernel_lock
 
-# --- Debian packages -------------------------------------------------------
-# What the kernel build (tinyconfig, x86_64, objtool, headers_install uses
-# rsync), the static test program and the guest need.
-packages="linux-source-6.12 qemu-system-x86 gcc make libc6-dev bc bison flex
-libelf-dev libssl-dev xz-utils patch rsync libseccomp-dev"
-missing=
-for p in $packages; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-		grep -q '^install ok installed$' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (run as root to install them)"
-	say "installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086
-	apt-get install -y --no-install-recommends $missing >"$work/apt.log" 2>&1 ||
-		{ apt-get update >>"$work/apt.log" 2>&1 &&
-		  apt-get install -y --no-install-recommends $missing >>"$work/apt.log" 2>&1; } ||
-		die "apt-get install failed, see $work/apt.log"
-fi
-[ -r "$tarball" ] || die "$tarball is missing"
-
-# --- source tree: unpack and patch, reused while nothing changed -----------
-version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-key=$( { echo "linux-source-6.12 $version"; cat "$here"/patches/*.patch;
-	 sed -n '/^# --- source tree/,/^# --- end source tree/p' "$0"; } |
-	sha256sum | cut -d' ' -f1)
-src=$work/src
-build=$work/build
-if [ "$(cat "$work/stamp" 2>/dev/null)" != "$key" ]; then
-	say "unpacking linux-source-6.12 $version and applying the series"
-	rm -rf "$work/stamp" "$src" "$build" "$work/src.new" "$work/hdr"
-	mkdir -p "$work/src.new"
-	# Debian's tarball has many xz blocks: decompress them in parallel.
-	tar -C "$work/src.new" -I 'xz -T0' -xf "$tarball"
-	for p in "$here"/patches/*.patch; do
-		patch -d "$work/src.new/linux-source-6.12" -p1 -s -N <"$p" ||
-			die "$(basename "$p") does not apply"
-	done
-	mv "$work/src.new/linux-source-6.12" "$src"
-	rmdir "$work/src.new"
-	echo "$key" >"$work/stamp"
-fi
-# --- end source tree
-say "source $(make -s -C "$src" kernelversion) (Debian $version), $(ls "$here"/patches/*.patch | wc -l) patches [$(elapsed)]"
-
-# --- configuration: tinyconfig plus kernel/config.fragment -----------------
-mkdir -p "$build"
-[ -f "$build/.config" ] && cp -p "$build/.config" "$build/.config.prev"
-make -s -C "$src" O="$build" tinyconfig >"$work/config.log" 2>&1 ||
-	die "make tinyconfig failed, see $work/config.log"
-# merge_config.sh makes its temporary files in the current directory: not
-# the repository's, where an interrupted run would leave them.
-(cd "$work" && "$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
-	"$here/config.fragment") >>"$work/config.log" 2>&1 ||
-	die "merge_config.sh failed, see $work/config.log"
-make -s -C "$src" O="$build" olddefconfig >>"$work/config.log" 2>&1 ||
-	die "make olddefconfig failed, see $work/config.log"
-for opt in $(grep '^CONFIG_.*=y' "$here/config.fragment"); do
-	grep -qx "$opt" "$build/.config" || die "$opt did not survive olddefconfig"
-done
-# An identical configuration keeps its old time stamp, so nothing rebuilds.
-if [ -f "$build/.config.prev" ] && cmp -s "$build/.config" "$build/.config.prev"; then
-	mv "$build/.config.prev" "$build/.config"
-fi
-rm -f "$build/.config.prev"
-
-# --- build -------------------------------------------------------------------
-say "building bzImage with -j$jobs [$(elapsed)]"
-make -C "$src" O="$build" -j"$jobs" bzImage >"$work/build.log" 2>&1 || {
-	tail -30 "$work/build.log" >&2
-	die "kernel build failed, see $work/build.log"
-}
+# What the kernel build, the static test program (libseccomp) and the guest
+# need.
+# shellcheck disable=SC2086
+kernel_packages linux-source-6.12 libseccomp-dev $kernel_build_packages
+kernel_tree linux-source-6.12 "$here"/patches/*.patch
+# The same configuration as kernel/userspace.sh's guest of this series, so
+# that one build serves both.
+kernel_config "$here/config.fragment" "$here/userspace.fragment"
+kernel_build "$jobs"
 if [ ! -f "$work/hdr/stamp" ] || [ "$(cat "$work/hdr/stamp")" != "$key" ]; then
 	rm -rf "$work/hdr"
 	make -s -C "$src" O="$build" headers_install INSTALL_HDR_PATH="$work/hdr" \

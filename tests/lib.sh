@@ -82,7 +82,7 @@ expect() {
 		{ [ "$want_out" = "*" ] || [ "$got_out" = "$want_out" ]; } &&
 		{ [ "$want_err" = "*" ] || [ "$got_err" = "$want_err" ]; }; then
 		ok "$what"
-	elif [ "$got_status" = 125 ] && needed_securebits "$got_err"; then
+	elif [ "$got_status" = 125 ] && needed_securebits "$got_err$got_out"; then
 		not_applicable "$what" "$na_why"
 	else
 		not_ok "$what"
@@ -95,8 +95,8 @@ expect() {
 	fi
 }
 
-# needed_securebits STDERR: true when the kernel lacks the exec securebits
-# (the probe) and STDERR is trusted-for run's refusal to set them: a case
+# needed_securebits OUTPUT: true when the kernel lacks the exec securebits
+# (the probe) and OUTPUT has trusted-for run's refusal to set them: a case
 # wrapped in "trusted-for run --restrict-file/--deny-interactive" (mode_file
 # and the like) that this kernel cannot have.  expect() reports it as not
 # applicable; a case that expects that very refusal still passes.

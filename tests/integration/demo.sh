@@ -22,7 +22,7 @@ shows() {
 }
 # The demo follows the kernel (tests/lib.sh's probes): the check's backend,
 # and enforcement by the exec securebits or, without them, TRUSTEDFOR_ENFORCE.
-kernel_lacks execve-check && K=emulation || K="execveat(AT_EXECVE_CHECK)"
+K=$(expected_backend)
 if kernel_lacks exec-securebits; then
 	restrict="env TRUSTEDFOR_ENFORCE=file"
 	deny="env TRUSTEDFOR_ENFORCE=interactive"

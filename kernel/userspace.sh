@@ -65,13 +65,16 @@ die() {
 #                         enforcement in every interpreter runs here through
 #                         interpreter-matrix's policy-file modes
 #   session.sh            a minute of sessions on the host, a quarter of an
-#   loaders.sh            hour here; the confinement itself (test-confine)
-#                         and the escapes (escapes.sh) run here
+#   loaders.sh            hour here; the escapes (escapes.sh) run here
+#   test-confine          its controls need IA32 emulation (int 0x80) and
+#                         process_vm_writev(), which the minimal guest
+#                         kernels leave out (to do: add them to
+#                         userspace.fragment and run it here)
 host_only="python-cpython-tests lua-compat python-basics install.sh test-threads
-policy-file.sh session.sh loaders.sh"
+policy-file.sh session.sh loaders.sh test-confine"
 # As nobody (uid 65534): the tests that need no real root at all; the
 # others run their unprivileged cases as uid 65534 from the root run.
-nobody_only="test-enforce cli.sh demo.sh"
+nobody_only="cli.sh demo.sh"
 
 case $which in
 6.1)

@@ -158,7 +158,7 @@ pivot_root . .
 umount -l .
 cd /
 set +e
-/usr/bin/env -i -C /srv/trustedfor \
+/usr/bin/env -i --default-signal -C /srv/trustedfor \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TERM=dumb "$@" 2>&1 3>&- | tee /dev/fd/3
 exit "${PIPESTATUS[0]}"'

@@ -145,7 +145,7 @@ os.write(fd, b"+\n")
 try:
     os.fchmod(fd, 0o755)
 except OSError as e:
-    print("chmod:", os.strerror(e.errno))
+    print("chmod:", os.strerror(e.errno), flush=True)
 r = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY)
 os.close(fd)
 sys.exit(subprocess.run([sys.argv[1], "check", "--explain", "--policy", "3", f"/dev/fd/{r}"], pass_fds=[r]).returncode)' "$TF"

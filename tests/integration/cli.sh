@@ -285,11 +285,13 @@ expect "check: a 400-byte name keeps its tail" 1 "" \
 if [ -n "$no_securebits" ]; then
 	not_applicable "run: securebits that cannot be read back" "$no_securebits"
 elif command -v strace >/dev/null; then
-	nth=$(strace -qq -e trace=prctl -o "$T/prctl" $TF run --restrict-file -- true &&
+	# LeakSanitizer cannot run under a tracer.
+	nolsan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	nth=$(env "$nolsan" strace -qq -e trace=prctl -o "$T/prctl" $TF run --restrict-file -- true &&
 		awk '/PR_SET_SECUREBITS/ { set = 1; next } set && /PR_GET_SECUREBITS/ { print NR; exit }' "$T/prctl")
 	expect "run: securebits that cannot be read back: the command never runs" 125 "" \
 		"trusted-for: run: cannot read the securebits back: Operation not permitted" \
-		-- strace -qq -o /dev/null -e trace=prctl -e "inject=prctl:error=EPERM:when=$nth" \
+		-- env "$nolsan" strace -qq -o /dev/null -e trace=prctl -e "inject=prctl:error=EPERM:when=$nth" \
 		$TF run --restrict-file -- echo ran
 else
 	not_run "run: securebits that cannot be read back" "no strace"

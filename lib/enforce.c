@@ -127,13 +127,25 @@ TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 				     struct trusted_for_verdict *v)
 {
 	struct trusted_for_policy p;
+	struct stat st;
 
 	trusted_for_get_policy(&p);
 	protect_memory(p.enforce);
 	if (!name)
 		name = "(descriptor)";
 	tf_check(fd, p.policy, p.backend, name, v);
-	return decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, fd, "file", name);
+	if (decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, fd, "file", name) < 0)
+		return -1;
+	/*
+	 * A pipe, a FIFO, a socket or a terminal named as a file (lua
+	 * /dev/stdin, sh <(...), python3 /dev/tty) is code typed or piped in:
+	 * interactive code, which DENY_INTERACTIVE refuses even when files are
+	 * not enforced.  Such a file never passes the check (policy 0 aside),
+	 * so only a file that failed it needs a look.
+	 */
+	if (!v->trusted && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+		return trusted_for_allow_interactive(fd, name, v);
+	return 0;
 }
 
 TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,

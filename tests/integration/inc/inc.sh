@@ -62,6 +62,17 @@ expect "policy 3: a file without the execute bit is refused" 126 "" \
 	"$run" run --restrict-file -- "$inc" "$ex/one-0644"
 expect "-c is refused under DENY_INTERACTIVE" 126 "" "inc: -c: interactive code refused" -- \
 	"$run" run --deny-interactive -- "$inc" -c +
+# A pipe named as the script is interactive code, for root and for uid
+# 65534 (who makes the pipe, so that they may reopen it).
+for who in root nobody; do
+	as=
+	[ "$who" = nobody ] && as="setpriv --reuid 65534 --regid 65534 --clear-groups --"
+	expect "$who: a pipe named /dev/stdin is refused under DENY_INTERACTIVE" 126 "" \
+		"inc: /dev/stdin: interactive code refused: not a regular file: FIFO or pipe" -- \
+		$as bash -c 'printf "+\n" | "$0" run --deny-interactive -- "$1" /dev/stdin' "$run" "$inc"
+	expect "$who: ... and runs when nothing is enforced" 0 "1" "" -- \
+		$as bash -c 'printf "+\n" | "$0" /dev/stdin' "$inc"
+done
 set_policy_file "enforce = file"
 expect "the policy file's enforce = file refuses it too" 126 "" \
 	"inc: $ex/one-0644: $msg: no execute permission" -- "$inc" "$ex/one-0644"

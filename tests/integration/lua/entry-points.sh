@@ -139,6 +139,51 @@ else
 	not_ok "a failed check is audited when nothing is enforced"
 	sed 's/^/#   /' "$TF_TMP/out" "$TF_TMP/err"
 fi
+# A pipe or a terminal reached by a path is code piped or typed in: the
+# library makes it interactive code, refused under DENY_INTERACTIVE alone,
+# for every way trusted-lua names a file.
+printf 'require "piped"\n' >"$ex/require-piped.lua"
+chmod 0755 "$ex/require-piped.lua"
+as_nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups -- "$@"; }
+# The pipe is made by the user who reopens it: a pipe of root's is 0600.
+pipe_in() { $as bash -c 'printf "%s" "$0" | "$@"' "$@"; }
+piped="interactive code refused: not a regular file: FIFO or pipe"
+for policy in 1 3; do
+	set_policy_file "policy = $policy"
+	for who in root nobody; do
+		as=
+		[ "$who" = nobody ] && as=as_nobody
+		at="policy $policy, $who"
+		expect "$at: a pipe named /dev/stdin is refused under DENY_INTERACTIVE" 126 "" \
+			"trusted-lua: /dev/stdin: $piped" -- \
+			pipe_in 'print("piped")' "$run" run --deny-interactive -- "$lua" /dev/stdin
+		expect "$at: ... and runs when nothing is enforced" 0 "piped" "" -- \
+			pipe_in 'print("piped")' "$lua" /dev/stdin
+		expect "$at: process substitution is refused under DENY_INTERACTIVE" 126 "" \
+			"trusted-lua: /dev/fd/63: $piped" -- \
+			$as bash -c '"$1" run --deny-interactive -- "$2" <(echo "print(\"piped\")")' \
+			sh "$run" "$lua"
+		expect "$at: LUA_INIT=@/dev/stdin on a pipe is refused" 126 "" \
+			"trusted-lua: /dev/stdin: $piped" -- \
+			pipe_in 'print("piped")' "$run" run --deny-interactive -- \
+			env LUA_INIT=@/dev/stdin "$lua" "$ex/good.lua"
+		expect "$at: LUA_PATH=/dev/stdin on a pipe: require is refused" 126 "" \
+			"trusted-lua: /dev/stdin: $piped" -- \
+			pipe_in 'print("piped")' "$run" run --deny-interactive -- \
+			env LUA_PATH=/dev/stdin "$lua" "$ex/require-piped.lua"
+		expect "$at: ... and the module runs when nothing is enforced" 0 "piped" "" -- \
+			pipe_in 'print("piped")' env LUA_PATH=/dev/stdin "$lua" "$ex/require-piped.lua"
+		if command -v script >/dev/null; then
+			expect "$at: /dev/tty named as the script is refused" 126 \
+				$'trusted-lua: /dev/tty: interactive code refused: not a regular file: character device\r' "" -- \
+				$as script -qec "$run run --deny-interactive -- $lua /dev/tty" /dev/null
+		else
+			not_run "$at: /dev/tty named as the script" "script(1) is missing"
+		fi
+	done
+done
+set_policy_file -
+
 set_policy_file "enforce = file"
 expect "the policy file's enforce = file refuses too" 126 "" \
 	"trusted-lua: $ex/plain.lua: $not: no execute permission" -- "$lua" "$ex/plain.lua"

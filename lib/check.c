@@ -269,27 +269,33 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
  * mount or a kernel-internal filesystem.  The buffers are poisoned with the
  * answer that denies, so a filter that fakes one of these calls with 0 and
  * fills nothing denies too.  An LSM's refusal leaves no such trace: against
- * a filter that fakes only it, see trusted_for(3), BUGS.
+ * a filter that fakes only it, see trusted_for(3), BUGS.  The patched
+ * kernel's call checks what its policy says, and only that is confirmed:
+ * under policy 0 it trusts every descriptor.
  */
-static int confirm_allowed(int fd)
+static int confirm_allowed(int fd, unsigned int policy)
 {
 	struct stat st;
 	struct statfs sfs;
 
+	if (!(policy & TRUSTED_FOR_POLICY_ALL))
+		return 0;
 	memset(&st, 0, sizeof(st));
 	memset(&sfs, 0, sizeof(sfs));
 	sfs.f_flags = ST_NOEXEC;
 	if (fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
 		return -1;
-	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111) ||
-	    (sfs.f_flags & ST_NOEXEC) || tf_kernel_internal_fs(sfs.f_type)) {
+	if (!S_ISREG(st.st_mode) ||
+	    ((policy & TRUSTED_FOR_POLICY_FILE) && !(st.st_mode & 0111)) ||
+	    ((policy & TRUSTED_FOR_POLICY_MOUNT) &&
+	     ((sfs.f_flags & ST_NOEXEC) || tf_kernel_internal_fs(sfs.f_type)))) {
 		errno = EACCES;
 		return -1;
 	}
 	return 0;
 }
 
-static int kernel_check(int fd, enum trusted_for_backend backend)
+static int kernel_check(int fd, unsigned int policy, enum trusted_for_backend backend)
 {
 	/* A real argv: the kernel warns about a NULL one.  Nothing runs, so
 	 * a constant name costs less than formatting "/dev/fd/N". */
@@ -314,7 +320,7 @@ static int kernel_check(int fd, enum trusted_for_backend backend)
 		r = (int)syscall(SYS_execveat, fd, "", argv, envp,
 				 AT_EMPTY_PATH | AT_EXECVE_CHECK);
 	}
-	return r == 0 ? confirm_allowed(fd) : -1;
+	return r == 0 ? confirm_allowed(fd, policy) : -1;
 }
 
 /*
@@ -404,7 +410,7 @@ int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend)
 	struct trusted_for_verdict scratch;
 
 	if (backend != TRUSTED_FOR_BACKEND_EMULATED)
-		return kernel_check(fd, backend);
+		return kernel_check(fd, policy, backend);
 	if (emulate(fd, policy, &scratch, 0) == 0)
 		return 0;
 	errno = scratch.error;
@@ -430,7 +436,7 @@ int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	} else if (backend == TRUSTED_FOR_BACKEND_EMULATED) {
 		r = emulate(fd, policy, v, 1);
 	} else {
-		r = kernel_check(fd, backend);
+		r = kernel_check(fd, policy, backend);
 		if (r < 0)
 			explain_kernel_denial(fd, policy, v);
 	}

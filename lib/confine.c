@@ -20,9 +20,6 @@
 
 #include "internal.h"
 
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3) /* Linux 5.0 */
-#endif
 #ifndef SECCOMP_SET_MODE_FILTER
 #define SECCOMP_SET_MODE_FILTER 1
 #endif
@@ -67,11 +64,14 @@ static const struct rule rules[] = {
 	/* Writes another process's memory under the same rules as ptrace. */
 	{ "process_vm_writev", EPERM, 0, 0, 0 },
 	/*
-	 * A seccomp user-notification supervisor answers any system call of
-	 * the filtered process as it likes; plain filters stay allowed.
+	 * A filter of the user's answers system calls in the kernel's place:
+	 * a plain one makes PR_GET_SECUREBITS say 0 and the policy file's
+	 * open() say ENOENT, a user-notification supervisor answers anything.
+	 * No new filter in the session, by either call (strict mode through
+	 * seccomp(), which allows only read, write and exit, stays).
 	 */
-	{ "seccomp", EPERM, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-	  SECCOMP_FILTER_FLAG_NEW_LISTENER },
+	{ "seccomp", EPERM, 0, 0xffffffff, SECCOMP_SET_MODE_FILTER },
+	{ "prctl", EPERM, 0, 0xffffffff, PR_SET_SECCOMP },
 };
 
 static int add_rule(scmp_filter_ctx ctx, const struct rule *r)

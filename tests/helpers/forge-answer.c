@@ -9,15 +9,22 @@
  *   check-fd=N   the same, only for a descriptor >= 0 (the library's probe,
  *                on descriptor -1, still reaches the kernel)
  *   fstatfs=N    fstatfs() returns N without filling its buffer
+ *   unenforce=N  PR_GET_SECUREBITS returns N (0: no bits) and the policy
+ *                file's open() (its exact flags) says ENOENT: enforcement
+ *                reads as off, in the initial user namespace
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+
+/* How lib/policy_file.c opens the policy file, and only it. */
+#define POLICY_FILE_FLAGS (O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK)
 
 #ifndef AT_EXECVE_CHECK
 #define AT_EXECVE_CHECK 0x10000
@@ -44,7 +51,7 @@ int main(int argc, char **argv)
 	int rc, n;
 
 	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs=ANSWER COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|unenforce=ANSWER COMMAND [ARG...]\n");
 		return 2;
 	}
 	n = answer(eq + 1);
@@ -60,7 +67,13 @@ int main(int argc, char **argv)
 				      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK, AT_EXECVE_CHECK));
 	else if (!strncmp(argv[1], "fstatfs=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fstatfs), 0);
-	else
+	else if (!strncmp(argv[1], "unenforce=", 10)) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, PR_GET_SECUREBITS));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(openat), 1,
+					      SCMP_A2(SCMP_CMP_EQ, POLICY_FILE_FLAGS));
+	} else
 		rc = -EINVAL;
 	if (rc < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    seccomp_load(ctx) < 0) {

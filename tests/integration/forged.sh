@@ -88,4 +88,25 @@ for user in root nobody; do
 		"trusted-for: $X/good.inc: $msg: noexec mount: $X" -- \
 		${as[$user]} "$forge" fstatfs=0 "$TF" check --policy 1 "$X/good.inc"
 done
+# A filter installed inside the session that makes PR_GET_SECUREBITS say 0
+# and the policy file's open() say ENOENT turns every source of enforcement
+# off at once: the confined session refuses new filters, the session with
+# --no-confine (the control) lets it through.
+for policy in 1 3; do
+	set_policy_file "policy = $policy"$'\n'"enforce = file,interactive"
+	for user in root nobody; do
+		for l in lua inc; do
+			w="policy $policy, $user, ${name[$l]}"
+			# shellcheck disable=SC2086
+			expect "$w: a filter that reads enforcement as off cannot be installed in a confined session" 1 "" \
+				"forge-answer: cannot install the filter for unenforce=0" -- \
+				${as[$user]} "$TF" run --restrict-file --deny-interactive --lock -- \
+				"$forge" unenforce=0 "${launcher[$l]}" "$N/evil.$l"
+			# shellcheck disable=SC2086
+			expect "$w: control, --no-confine: the filter turns enforcement off" 0 "${out[$l]}" "" -- \
+				${as[$user]} "$TF" run --restrict-file --deny-interactive --lock --no-confine -- \
+				"$forge" unenforce=0 "${launcher[$l]}" "$N/evil.$l"
+		done
+	done
+done
 done_testing

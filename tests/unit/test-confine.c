@@ -96,6 +96,27 @@ static long try_listener(void)
 			      SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog));
 }
 
+/* A plain filter, which could answer PR_GET_SECUREBITS or open() with 0. */
+static long try_plain_filter(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return errno;
+	return result(syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog));
+}
+
+static long try_prctl_filter(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return errno;
+	return result(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0));
+}
+
 /* unshare() through the i386 entry point of a 64-bit process. */
 static long try_i386_unshare(void)
 {
@@ -121,6 +142,8 @@ static const struct attempt attempts[] = {
 	{ "ptrace(PTRACE_TRACEME)", try_traceme, 0, EPERM },
 	{ "process_vm_writev()", try_vm_writev, 0, EPERM },
 	{ "seccomp(SECCOMP_FILTER_FLAG_NEW_LISTENER)", try_listener, 0, EPERM },
+	{ "seccomp(SECCOMP_SET_MODE_FILTER), a plain filter", try_plain_filter, 0, EPERM },
+	{ "prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)", try_prctl_filter, 0, EPERM },
 	{ "i386 int 0x80 unshare(CLONE_NEWUSER)", try_i386_unshare, 0, EPERM },
 	{ "x32 unshare(CLONE_NEWUSER)", try_x32_unshare, -1, EPERM },
 };

@@ -177,14 +177,18 @@ static dev_t memfd_device(void)
  * without counting as a writer (the kernel allocates it as a pseudo file),
  * so the kernel judges it by its mode alone, and so does the emulation.
  */
+static int is_memfd(const struct stat *st)
+{
+	dev_t memfd = memfd_device();
+
+	return memfd && st->st_dev == memfd;
+}
+
 static int opened_for_writing(int fl, const struct stat *st)
 {
-	dev_t memfd;
-
 	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_RDONLY)
 		return 0;
-	memfd = memfd_device();
-	return !memfd || st->st_dev != memfd;
+	return !is_memfd(st);
 }
 
 static int deny(struct trusted_for_verdict *v, enum trusted_for_reason reason,
@@ -238,7 +242,14 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 				 (unsigned long)(unsigned int)sfs.f_type);
 		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
 	}
-	if (policy & TRUSTED_FOR_POLICY_FILE) {
+	/*
+	 * A memfd's mount is the kernel's own, which every user writes to:
+	 * the mount check cannot vouch for it, so a memfd is judged by its
+	 * mode under policy 1 too, as the kernel's check judges it (and
+	 * vm.memfd_noexec = 2 keeps the execute bit off).
+	 */
+	if ((policy & TRUSTED_FOR_POLICY_FILE) ||
+	    ((policy & TRUSTED_FOR_POLICY_MOUNT) && is_memfd(&st))) {
 		const char *why;
 		int r = tf_exec_permission(fd, &st, sfs.f_flags & ST_NOEXEC, &why);
 

@@ -104,9 +104,8 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy
 			"which passes the execute-permission check; %s\n",
 			prefix, memfd_text,
 			!p->enforce ? "nothing is enforced here" :
-			p->policy & TRUSTED_FOR_POLICY_FILE ?
-				"the enforcement here depends on it" :
-				"the enforcement here does not depend on it (policy 1 does not look at execute permission)");
+			p->policy ? "the enforcement here depends on it (every policy judges a memfd by its mode)" :
+				"the enforcement here does not depend on it (policy 0 checks nothing)");
 		n++;
 	}
 	return n;

@@ -39,7 +39,8 @@ static const struct {
 	[NOEXEC_0700] = { "noexec mount, mode 0700", { 0, E, 0, E }, TRUSTED_FOR_NOEXEC_MOUNT },
 	[NOEXEC_0600] = { "noexec mount, mode 0600", { 0, E, E, E }, TRUSTED_FOR_NOEXEC_MOUNT },
 	[MEMFD_0700] = { "memfd, mode 0700", { 0, 0, 0, 0 }, TRUSTED_FOR_TRUSTED },
-	[MEMFD_0600] = { "memfd, mode 0600", { 0, 0, E, E }, TRUSTED_FOR_NO_EXEC_PERMISSION },
+	/* Any user writes a memfd: policy 1 judges it by its mode too. */
+	[MEMFD_0600] = { "memfd, mode 0600", { 0, E, E, E }, TRUSTED_FOR_NO_EXEC_PERMISSION },
 	[DIRECTORY] = { "directory", { 0, E, E, E }, TRUSTED_FOR_NOT_REGULAR },
 	[FIFO] = { "FIFO", { 0, E, E, E }, TRUSTED_FOR_NOT_REGULAR },
 	[SOCKET] = { "socket", { 0, E, E, E }, TRUSTED_FOR_NOT_REGULAR },

@@ -92,11 +92,11 @@ fi
 memfd="warning: a user can make an executable memfd"
 if fake_sysctl vm.memfd_noexec 0; then
 	expect "vm.memfd_noexec = 0, policy 3" 0 \
-		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; the enforcement here depends on it" "" \
+		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; the enforcement here depends on it (every policy judges a memfd by its mode)" "" \
 		-- status_lines "$memfd" enforced
 	set_policy_file "policy = 1"
 	expect "vm.memfd_noexec = 0, policy 1" 0 \
-		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; the enforcement here does not depend on it (policy 1 does not look at execute permission)" "" \
+		"$memfd (vm.memfd_noexec = 0), which passes the execute-permission check; the enforcement here depends on it (every policy judges a memfd by its mode)" "" \
 		-- status_lines "$memfd" enforced
 	set_policy_file -
 	fake_sysctl vm.memfd_noexec 2

@@ -359,6 +359,10 @@ run_environment() {
 		env_case "an exported function" $'payload\nran' ran "$p: BASH_FUNC_greet%%: interactive code refused" \
 			"BASH_FUNC_greet%%=() { touch $marker; echo payload; }" -- 'greet 2>/dev/null; echo ran'
 		env_case "BASH_ENV that expands" ran ran "$p: BASH_ENV: interactive code refused" "BASH_ENV=$pay" -- 'echo ran'
+		# bash decodes a prompt's escapes before it expands it: \044 is "$".
+		[ "$user" = root ] ||
+			env_case "PS4 with the expansion as an octal escape, set -x" ran "ran" "$p: PS4: interactive code refused
++ echo ran" "PS4=\\044(touch $marker)+ " -- 'set -x; echo ran'
 		[ "$user" = root ] ||
 			env_case "SHELLOPTS=xtrace with PS4" ran ran "$p: SHELLOPTS: interactive code refused
 $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'

@@ -59,10 +59,24 @@ if [ "${2:-}" = --tree ]; then
 	echo "$tree/build"
 	exit 0
 fi
-[ $# = 3 ] || die "usage: $0 dash|bash OUTPUT LIBTRUSTEDFOR_A"
+[ $# = 4 ] || die "usage: $0 dash|bash OUTPUT LIBTRUSTEDFOR_A LOADER_GUARD_A"
 output=$2
 lib=$3
+guard=$4
 [ -r "$lib" ] || die "$lib: no such library"
+[ -r "$guard" ] || die "$guard: no such library"
+# Meson makes a thin archive of what it does not install, which names its
+# members by path: the tree gets a real archive of them (ar is
+# deterministic, so an unchanged guard compares equal).
+real_archive() {
+	rm -f "$2"
+	if [ "$(head -c 7 "$1")" = '!<thin>' ]; then
+		# shellcheck disable=SC2046 # one member per line, no spaces
+		ar rcD "$2" $(ar t "$1")
+	else
+		cp "$1" "$2"
+	fi
+}
 # What the static library needs linked after it (-pthread, libseccomp...),
 # from the build directory's uninstalled pkg-config file.
 pc_dir=$(cd "$(dirname "$lib")/../meson-uninstalled" 2>/dev/null && pwd) ||
@@ -134,11 +148,12 @@ if [ ! -f "$tree/built" ]; then
 	eval "$(DEB_BUILD_MAINT_OPTIONS=hardening=+all DEB_CFLAGS_MAINT_APPEND=-Wall \
 		dpkg-buildflags --export=sh)"
 	CPPFLAGS="$CPPFLAGS -I$tree/include"
-	LIBS="$tree/libtrustedfor.a $deps"
+	LIBS="-Wl,--whole-archive $tree/loader-guard.a -Wl,--no-whole-archive $tree/libtrustedfor.a $deps"
 	export CPPFLAGS LIBS
 	mkdir -p "$tree/include" "$tree/build"
 	cp "$repo/include/trustedfor.h" "$tree/include/"
 	cp "$lib" "$tree/libtrustedfor.a"
+	real_archive "$guard" "$tree/loader-guard.a" || die "cannot copy $guard"
 	# The configure options of Debian's debian/rules.
 	case $shell in
 	dash)
@@ -172,6 +187,12 @@ if ! cmp -s "$lib" "$tree/libtrustedfor.a"; then
 	cp "$lib" "$tree/libtrustedfor.a"
 	rm -f "$binary"
 fi
+real_archive "$guard" "$tree/loader-guard.new" || die "cannot copy $guard"
+if ! cmp -s "$tree/loader-guard.new" "$tree/loader-guard.a"; then
+	mv "$tree/loader-guard.new" "$tree/loader-guard.a"
+	rm -f "$binary"
+fi
+rm -f "$tree/loader-guard.new"
 if [ ! -x "$binary" ]; then
 	(cd "$tree/build" && make -j"$jobs") >>"$tree/log" 2>&1 ||
 		die "linking trusted-$shell failed, see $tree/log"

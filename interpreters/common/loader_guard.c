@@ -131,6 +131,13 @@ static void loader_guard(int argc, char **argv, char **envp)
 	char **e;
 	int i;
 
+	/*
+	 * libc sets environ in its own initialiser, which runs after this:
+	 * the library's getenv("TRUSTEDFOR_ENFORCE"), read once, must not
+	 * find it empty.
+	 */
+	if (!environ)
+		environ = envp;
 	if (argc > 0 && argv[0] && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
 

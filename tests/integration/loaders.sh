@@ -60,6 +60,11 @@ printf '%s\n' 'import sys' 'sys.path.insert(0, sys.argv[1])' 'try:' '    import 
 cp "$liblua" "$X/lib.so" && cp "$liblua" "$X/noperm.so"
 chmod 0755 "$X"/* && chmod 0644 "$X/noperm.so"
 
+# The shells, where this build has them (a sanitizer build does not).
+shells=
+for sh in dash bash; do
+	[ -x "$TF_BUILD/shells/trusted-$sh" ] && shells="$shells $sh"
+done
 as_root() { "$@"; }
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 # The loader's warning for a replaced liblua without symbol versions: it
@@ -85,6 +90,10 @@ controls() {
 		$as env LD_PRELOAD="$N/pwn.so" "$lua" "$N/evil.py"
 	e "control: LD_PRELOAD into inc runs it" 42 "EVIL RAN" "" \
 		$as env LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
+	for sh in $shells; do
+		e "control: LD_PRELOAD into trusted-$sh runs it" 42 "EVIL RAN" "" \
+			$as env LD_PRELOAD="$N/pwn.so" "$TF_BUILD/shells/trusted-$sh" "$N/evil.py"
+	done
 	e "control: LD_PRELOAD into trusted-python runs it (_exit(argc))" 2 "" "" \
 		$as env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
 	e "control: LD_LIBRARY_PATH replaces liblua" 42 "EVIL RAN" "$nover" \
@@ -126,6 +135,14 @@ cases() {
 		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$lua" "$N/evil.py"
 	e "LD_PRELOAD into inc" 126 "" "inc: $N/pwn.so: $not: noexec mount" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
+	# The guard runs before libc sets environ: TRUSTEDFOR_ENFORCE still counts.
+	e "LD_PRELOAD into inc, enforced by TRUSTEDFOR_ENFORCE alone" 126 "" \
+		"inc: $N/pwn.so: $not: noexec mount" \
+		$as env TRUSTEDFOR_ENFORCE=file LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
+	for sh in $shells; do
+		e "LD_PRELOAD into trusted-$sh" 126 "" "trusted-$sh: $N/pwn.so: $not: noexec mount" \
+			$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$TF_BUILD/shells/trusted-$sh" "$N/evil.py"
+	done
 	e "LD_PRELOAD into trusted-python" 126 "" \
 		"trusted-python: $N/exit.so: $not: noexec mount" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"

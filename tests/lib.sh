@@ -206,6 +206,18 @@ etc_overlay() {
 	TF_ETC_OVERLAY=1
 }
 
+# as_user root|nobody COMMAND...: COMMAND as root, or as uid 65534.
+as_user() {
+	local user=$1
+	shift
+	if [ "$user" = root ]; then
+		"$@"
+	else
+		as_nobody "$@"
+	fi
+}
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+
 # set_policy_file CONTENT [MODE [OWNER]]: show a policy file at
 # /etc/trustedfor.conf inside this namespace only, through an overlay on
 # /etc, and nothing at all when CONTENT is "-".  CONTENT is the settings:

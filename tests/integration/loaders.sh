@@ -66,7 +66,6 @@ for sh in dash bash; do
 	[ -x "$TF_BUILD/shells/trusted-$sh" ] && shells="$shells $sh"
 done
 as_root() { "$@"; }
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 # The loader's warning for a replaced liblua without symbol versions: it
 # maps the object, then the launcher's first code runs.
 nover="$lua: $N/liblua5.4.so.0: no version information available (required by $lua)"

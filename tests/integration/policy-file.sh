@@ -19,7 +19,6 @@ noex=$TF_TMP/noexec
 printf '+\n' >"$noex/one"
 printf 'print("ran")\n' >"$noex/evil.lua"
 chmod 0755 "$noex/one" "$noex/evil.lua"
-nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups -- "$@"; }
 
 # Files cut short: each fails closed, says why, and enforces everything.
 bad="policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf"
@@ -29,7 +28,7 @@ while IFS='|' read -r what bytes why; do
 		bash -c '"$1" status | grep "^policy file:"' - "$TF"
 	expect "inc refuses a noexec file: $what" 126 "" \
 		"inc: $noex/one: not trusted for execution: noexec mount" -- \
-		nobody "$inc" "$noex/one"
+		as_nobody "$inc" "$noex/one"
 done <<'EOF'
 an empty file||empty (incomplete)
 the first line alone|trustedfor-policy 1\n|no 'end' line (incomplete)
@@ -44,7 +43,7 @@ set_policy_file "enforce = none"
 expect "status: a complete file is trusted" 0 "policy file: /etc/trustedfor.conf: trusted" "" -- \
 	bash -c '"$1" status | grep "^policy file:"' - "$TF"
 expect "control: with it nothing is enforced and the file runs" 0 "1" "" -- \
-	nobody "$inc" "$noex/one"
+	as_nobody "$inc" "$noex/one"
 
 # User namespaces (issue 9, family 1): inside "unshare -Urm" a user can mount
 # over /etc, where their own file shows as uid 0, or hide the file.  Only
@@ -59,7 +58,7 @@ in_userns() {
 	local who=$1
 	shift
 	local as=()
-	[ "$who" = nobody ] && as=(setpriv --reuid 65534 --regid 65534 --clear-groups --)
+	[ "$who" = nobody ] && as=(as_nobody)
 	"${as[@]}" env TF="$TF" inc="$inc" lua="$lua" noex="$noex" \
 		libdir="$TF_BUILD/lib" \
 		policy=$'trustedfor-policy 1\nenforce = none\nend' \
@@ -112,13 +111,13 @@ done
 # is the defaults, for root and for uid 65534.
 expect "control, nobody: the root-owned file counts outside a user namespace" 0 \
 	"policy file: /etc/trustedfor.conf: trusted" "" -- \
-	nobody env TF="$TF" bash -c "$status_line"
+	as_nobody env TF="$TF" bash -c "$status_line"
 set_policy_file -
 expect "control, nobody: no file outside a user namespace is the defaults" 0 \
 	"policy file: /etc/trustedfor.conf: absent, defaults apply" "" -- \
-	nobody env TF="$TF" bash -c "$status_line"
+	as_nobody env TF="$TF" bash -c "$status_line"
 expect "control, nobody: ... and the noexec file runs when nothing is enforced" 0 "1" "" -- \
-	nobody "$inc" "$noex/one"
+	as_nobody "$inc" "$noex/one"
 
 # The race: root rewrites a strict file in place as editors and cp(1) do
 # (O_TRUNC, then the content in several writes: each printf is one write)
@@ -159,8 +158,8 @@ race() {
 }
 set_policy_file "enforce = all"
 race root inc 200 "$inc" "$noex/one"
-race "uid 65534" inc 200 nobody "$inc" "$noex/one"
+race "uid 65534" inc 200 as_nobody "$inc" "$noex/one"
 race root trusted-lua 100 "$lua" "$noex/evil.lua"
-race "uid 65534" trusted-lua 100 nobody "$lua" "$noex/evil.lua"
+race "uid 65534" trusted-lua 100 as_nobody "$lua" "$noex/evil.lua"
 
 done_testing

@@ -31,17 +31,6 @@ policy() {
 	set_policy_file "$(printf 'policy = %s\nenforce = %s\naudit = off\n' "$1" "$2")"
 }
 
-# as USER COMMAND...: COMMAND as root or as uid 65534.
-as() {
-	local user=$1
-	shift
-	if [ "$user" = root ]; then
-		"$@"
-	else
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	fi
-}
-
 # with_fd N FILE COMMAND...: COMMAND with FILE open on descriptor N.
 with_fd() {
 	local n=$1 file=$2
@@ -63,7 +52,7 @@ with_fifo() {
 
 # procsub USER SHELL: SHELL given "echo ran" as <(...) (/dev/fd/63) by a
 # bash of the same user, who must be able to open the pipe again.
-procsub() { as "$1" bash -c '"$1" <(printf "echo ran\n")' _ "$2"; }
+procsub() { as_user "$1" bash -c '"$1" <(printf "echo ran\n")' _ "$2"; }
 
 # on_tty USER COMMAND...: COMMAND on a pseudo-terminal of its own, standard
 # input included; what the terminal showed, carriage returns dropped.
@@ -268,7 +257,7 @@ run_file_entry() {
 $post_err}"
 	fi
 	expect "trusted-$sh: $entry ($v) as $user, policy $pol, ${control:-enforce file}" \
-		"$want_status" "$want_out" "$want_err" -- "${pre[@]}" as "$user" "${cmd[@]}"
+		"$want_status" "$want_out" "$want_err" -- "${pre[@]}" as_user "$user" "${cmd[@]}"
 	[ -z "$cleanup" ] || eval "$cleanup"
 }
 
@@ -290,21 +279,21 @@ run_interactive() {
 	local w="trusted-$sh as $user, policy $pol"
 
 	policy "$pol" none
-	expect "$w: -c runs when nothing is enforced" 0 ran "" -- as "$user" "$shell" -c 'echo ran'
-	expect "$w: a pipe runs when nothing is enforced" 0 ran "" -- with_pipe 'echo ran' as "$user" "$shell"
+	expect "$w: -c runs when nothing is enforced" 0 ran "" -- as_user "$user" "$shell" -c 'echo ran'
+	expect "$w: a pipe runs when nothing is enforced" 0 ran "" -- with_pipe 'echo ran' as_user "$user" "$shell"
 	expect "$w: process substitution runs when nothing is enforced" 0 ran "" -- procsub "$user" "$shell"
 
 	policy "$pol" interactive
-	expect "$w: -c" 126 "" "$p: -c: interactive code refused" -- as "$user" "$shell" -c 'echo ran'
-	expect "$w: -i with a script" 126 "" "$p: -i: interactive code refused" -- as "$user" "$shell" -i "$script"
-	expect "$w: -i with a trusted file on stdin" 126 "" "$p: -i: interactive code refused" -- with_stdin "$script" as "$user" "$shell" -i
-	expect "$w: -s with a pipe" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_pipe 'echo ran' as "$user" "$shell" -s a b
-	expect "$w: cat script | sh" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_pipe "$(cat "$script")" as "$user" "$shell"
-	expect "$w: sh < fifo" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_fifo as "$user" "$shell"
-	expect "$w: a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as "$user" "$shell"
-	expect "$w: -s with a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as "$user" "$shell" -s a b
-	expect "$w: a file without the execute bit on stdin" "$stdin_nox_status" "$stdin_nox" "$stdin_nox_err" -- with_stdin "$nox" as "$user" "$shell"
-	expect "$w: a script still runs" 0 ran "" -- as "$user" "$shell" "$script"
+	expect "$w: -c" 126 "" "$p: -c: interactive code refused" -- as_user "$user" "$shell" -c 'echo ran'
+	expect "$w: -i with a script" 126 "" "$p: -i: interactive code refused" -- as_user "$user" "$shell" -i "$script"
+	expect "$w: -i with a trusted file on stdin" 126 "" "$p: -i: interactive code refused" -- with_stdin "$script" as_user "$user" "$shell" -i
+	expect "$w: -s with a pipe" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_pipe 'echo ran' as_user "$user" "$shell" -s a b
+	expect "$w: cat script | sh" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_pipe "$(cat "$script")" as_user "$user" "$shell"
+	expect "$w: sh < fifo" 126 "" "$p: <stdin>: interactive code refused: $pipe" -- with_fifo as_user "$user" "$shell"
+	expect "$w: a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as_user "$user" "$shell"
+	expect "$w: -s with a trusted script on stdin runs" 0 ran "" -- with_stdin "$script" as_user "$user" "$shell" -s a b
+	expect "$w: a file without the execute bit on stdin" "$stdin_nox_status" "$stdin_nox" "$stdin_nox_err" -- with_stdin "$nox" as_user "$user" "$shell"
+	expect "$w: a script still runs" 0 ran "" -- as_user "$user" "$shell" "$script"
 	# A pipe named as the script is interactive code (the library's rule);
 	# with files enforced too, the file check refuses it first.
 	expect "$w: process substitution" 126 "" "$p: /dev/fd/63: interactive code refused: $pipe" -- \
@@ -338,11 +327,11 @@ env_case() {
 
 	rm -f "$marker"
 	policy "$pol" none
-	expect "$w: control: runs with nothing enforced" 0 "$want_ctl_out" "*" -- as "$user" env "${envs[@]}" "$shell" "$script"
+	expect "$w: control: runs with nothing enforced" 0 "$want_ctl_out" "*" -- as_user "$user" env "${envs[@]}" "$shell" "$script"
 	if [ -e "$marker" ]; then ok "$w: control: the payload ran"; else not_ok "$w: control: the payload ran"; fi
 	rm -f "$marker"
 	policy "$pol" interactive
-	expect "$w: not imported under DENY_INTERACTIVE" 0 "$want_out" "$want_err" -- as "$user" env "${envs[@]}" "$shell" "$script"
+	expect "$w: not imported under DENY_INTERACTIVE" 0 "$want_out" "$want_err" -- as_user "$user" env "${envs[@]}" "$shell" "$script"
 	if [ -e "$marker" ]; then not_ok "$w: the payload did not run"; else ok "$w: the payload did not run"; fi
 }
 run_environment() {
@@ -370,10 +359,10 @@ $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
 		local script w="trusted-bash as $user, policy $pol: BASHOPTS"
 		script=$(trusted_script bashopts.sh "echo 'a\\tb'")
 		policy "$pol" none
-		expect "$w: control: imported with nothing enforced" 0 $'a\tb' "" -- as "$user" env BASHOPTS=xpg_echo "$shell" "$script"
+		expect "$w: control: imported with nothing enforced" 0 $'a\tb' "" -- as_user "$user" env BASHOPTS=xpg_echo "$shell" "$script"
 		policy "$pol" interactive
 		expect "$w: not imported under DENY_INTERACTIVE" 0 'a\tb' "$p: BASHOPTS: interactive code refused" \
-			-- as "$user" env BASHOPTS=xpg_echo "$shell" "$script"
+			-- as_user "$user" env BASHOPTS=xpg_echo "$shell" "$script"
 	fi
 }
 

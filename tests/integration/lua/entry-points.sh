@@ -146,7 +146,6 @@ fi
 # for every way trusted-lua names a file.
 printf 'require "piped"\n' >"$ex/require-piped.lua"
 chmod 0755 "$ex/require-piped.lua"
-as_nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups -- "$@"; }
 # The pipe is made by the user who reopens it: a pipe of root's is 0600.
 pipe_in() { $as bash -c 'printf "%s" "$0" | "$@"' "$@"; }
 piped="interactive code refused: not a regular file: FIFO or pipe"

@@ -93,17 +93,6 @@ print("after debug.debug")'
 # Files the attacker owns, as they would.
 chown -R 65534:65534 "$N"
 
-# as_user USER COMMAND...: COMMAND as root or as uid 65534.
-as_user() {
-	local user=$1
-	shift
-	if [ "$user" = root ]; then
-		"$@"
-	else
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	fi
-}
-
 # refused WHAT WANT-STDERR-LAST-LINE COMMAND...: exit status 126, the last
 # line of stderr exactly as given, and no "evil" anywhere in the output.
 refused() {

@@ -47,7 +47,7 @@ static int confined(void)
 void print_session(FILE *out)
 {
 	fprintf(out, "session: %s\n", confined() ?
-		"confined: no user namespaces, no ptrace (seccomp filter)" :
+		"confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" :
 		"not confined");
 }
 

@@ -38,7 +38,7 @@ unconfined() { "$TF" run --restrict-file --lock --no-confine -- "$@"; }
 
 expect "status: a session not confined" 0 "session: not confined" "" -- status_lines session: none
 expect "status: run --lock confines it" 0 \
-	"session: confined: no user namespaces, no ptrace (seccomp filter)" "" -- status_lines session: locked
+	"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" -- status_lines session: locked
 expect "status: run --lock --no-confine does not" 0 "session: not confined" "" -- \
 	status_lines session: unconfined
 

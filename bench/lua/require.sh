@@ -15,6 +15,7 @@
 # table: median and mean wall time per process, and the difference from the
 # baseline, in all and per module.
 set -eu
+. "$(dirname "$0")/../lib.sh"
 build=${1:-build}
 modules=${2:-300}
 rounds=${3:-200}
@@ -75,12 +76,6 @@ for ((r = 0; r < rounds; r++)); do
 	done
 done >"$dir/times"
 
-stats() { # key -> "median mean" in ms
-	awk -v k="$1" '$1 == k { print ($3 - $2) / 1000 }' "$dir/times" | sort -n |
-		awk '{ v[NR] = $1; s += $1 } END {
-			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%.3f %.3f\n", m, s / NR }'
-}
 
 echo "$rounds rounds; $(nproc) CPUs; Linux $(uname -r); $($stock -v 2>&1)"
 echo
@@ -89,7 +84,7 @@ echo "|---|---|---:|---:|---:|---:|"
 for w in "${!workloads[@]}"; do
 	key=${workloads[$w]}
 	for c in "${!cmds[@]}"; do
-		read -r med mean < <(stats "$key$c")
+		read -r med mean < <(stats "$dir/times" "$key$c")
 		if ((c % 2 == 0)); then
 			base=$med rel="baseline" per=""
 		else

@@ -27,6 +27,7 @@ if [ -z "${TF_IN_NAMESPACE:-}" ]; then
 fi
 unset TRUSTEDFOR_ENFORCE ENV BASH_ENV
 . "$src/tests/lib.sh"
+. "$src/bench/lib.sh"
 TF_TMP=$(mktemp -d /tmp/trustedfor-shells-bench.XXXXXX)
 dir=$TF_TMP/work
 trap 'umount /etc 2>/dev/null; rm -rf "$TF_TMP"' EXIT
@@ -86,12 +87,6 @@ for ((r = 0; r < rounds; r++)); do
 	done
 done >"$TF_TMP/times"
 
-stats() { # key -> "median mean" in ms
-	awk -v k="$1" '$1 == k { print ($3 - $2) / 1000 }' "$TF_TMP/times" | sort -n |
-		awk '{ v[NR] = $1; s += $1 } END {
-			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%.3f %.3f\n", m, s / NR }'
-}
 
 echo "$rounds rounds; $(nproc) CPUs; Linux $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "dash $(dpkg-query -W -f='${Version}' dash), bash $(dpkg-query -W -f='${Version}' bash)"
@@ -102,7 +97,7 @@ for w in "${!workloads[@]}"; do
 	key=${workloads[$w]}
 	for c in "${!configs[@]}"; do
 		IFS='|' read -r label shell pol enf <<<"${configs[$c]}"
-		read -r med mean < <(stats "$key$c")
+		read -r med mean < <(stats "$TF_TMP/times" "$key$c")
 		if [ "$pol" = - ]; then
 			base=$med rel="baseline" per=""
 		else

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What every command of trusted-for shares: the exit statuses, the command
+ * table's row, one-line messages and the small parsers (cli.c).  A command
+ * file includes this and the public header, nothing of the library's own.
+ */
 #ifndef TRUSTED_FOR_CLI_H
 #define TRUSTED_FOR_CLI_H
+
+#include <stdio.h>
 
 #include "trustedfor.h"
 
@@ -13,14 +20,44 @@
 #define EXIT_CANNOT_EXECUTE 126
 #define EXIT_NOT_FOUND 127
 
-extern const char *program;
+/*
+ * The exec securebits, as Linux 6.14's <linux/securebits.h> numbers them
+ * (Debian 12's headers predate them); each bit's lock is the next bit up.
+ */
+#define CLI_SECBIT_RESTRICT_FILE (1U << 8)
+#define CLI_SECBIT_DENY_INTERACTIVE (1U << 10)
+#define CLI_SECBIT_LOCK(bits) ((bits) << 1)
 
+/*
+ * One row of the command table (trusted-for.c), defined in the command's
+ * own file.  fn gets argv from the command's name on; --help prints the
+ * synopsis and the help line.
+ */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis; /* the options and operands after the name */
+	const char *help;     /* one line: what the command answers or does */
+};
+
+extern const struct command check_command, status_command, scan_command,
+	run_command;
+
+extern const char *const program;
+
+/* "trusted-for: MESSAGE" on stderr, the message made printable. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * "trusted-for: MESSAGE (see trusted-for --help)" on stderr, the message
+ * made printable; returns EXIT_USAGE.
+ */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A check policy "0".."3"; 0, or -1 for anything else. */
 int parse_policy(const char *arg, unsigned int *policy);
-void print_verdict(FILE *out, const struct trusted_for_verdict *v);
-int cmd_scan(int argc, char **argv);
 
-/* escapes.c: the machine's ways around enforcement, one warning a line. */
-void print_session(FILE *out);
-int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy *p);
+/* "FILE: not trusted for execution: REASON: DETAIL", no newline. */
+void print_verdict(FILE *out, const struct trusted_for_verdict *v);
 
 #endif

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "escapes.h"
 
 /* A sysctl's integer value, or -1 when the kernel has no such knob. */
 static long sysctl(const char *path)

@@ -62,12 +62,10 @@ static void clear_progress(struct scan *s)
 static void report_error(struct scan *s, const char *path, const char *what)
 {
 	int error = errno;
-	char shown[1024];
 
 	clear_progress(s);
-	tf_printable(shown, sizeof(shown), path);
-	fprintf(stderr, "%s: %s: %s%s%s\n", program, shown, what,
-		error ? ": " : "", error ? strerror(error) : "");
+	cli_error("%s: %s%s%s", path, what, error ? ": " : "",
+		  error ? strerror(error) : "");
 	s->errors++;
 }
 
@@ -219,7 +217,7 @@ static void scan_tree(struct scan *s, int dirfd, const char *path)
 	}
 }
 
-int cmd_scan(int argc, char **argv)
+static int cmd_scan(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -229,32 +227,22 @@ int cmd_scan(int argc, char **argv)
 	};
 	struct trusted_for_policy effective;
 	struct scan s = { 0 };
-	char shown[256];
 	int quiet = 0, c;
 
 	trusted_for_get_policy(&effective);
 	s.policy = effective.policy;
 	while ((c = getopt_long(argc, argv, "+p:xq", opts, NULL)) != -1) {
-		if (c == 'p' && parse_policy(optarg, &s.policy) < 0) {
-			tf_printable(shown, sizeof(shown), optarg);
-			fprintf(stderr, "%s: scan: bad policy '%s' (0..3)\n",
-				program, shown);
-			return EXIT_USAGE;
-		} else if (c == 'x') {
+		if (c == 'p' && parse_policy(optarg, &s.policy) < 0)
+			return usage_error("scan: bad policy '%s' (0..3)", optarg);
+		else if (c == 'x')
 			s.one_file_system = 1;
-		} else if (c == 'q') {
+		else if (c == 'q')
 			quiet = 1;
-		} else if (c != 'p') {
-			tf_printable(shown, sizeof(shown), argv[optind - 1]);
-			fprintf(stderr, "%s: scan: bad option '%s' (see %s --help)\n",
-				program, shown, program);
-			return EXIT_USAGE;
-		}
+		else if (c != 'p')
+			return usage_error("scan: bad option '%s'", argv[optind - 1]);
 	}
-	if (optind == argc) {
-		fprintf(stderr, "%s: scan: no directory given\n", program);
-		return EXIT_USAGE;
-	}
+	if (optind == argc)
+		return usage_error("scan: no directory given");
 	s.progress = !quiet && isatty(STDERR_FILENO);
 	for (int i = optind; i < argc; i++) {
 		struct stat st;
@@ -284,3 +272,8 @@ int cmd_scan(int argc, char **argv)
 		printf("errors: %lu\n", s.errors);
 	return s.errors ? EXIT_ERROR : s.refused ? EXIT_UNTRUSTED : EXIT_TRUSTED;
 }
+
+const struct command scan_command = {
+	"scan", cmd_scan, "[--policy N] [--one-file-system] [--quiet] DIR...",
+	"which regular files under each DIR would be refused, and why",
+};

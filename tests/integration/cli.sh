@@ -65,6 +65,19 @@ expect "check: bad policy" 2 "" \
 	-- $TF check --policy 4 "$T/exec/x"
 expect "unknown command" 2 "" \
 	"trusted-for: unknown command 'frobnicate' (see trusted-for --help)" -- $TF frobnicate
+expect "no command" 2 "" "trusted-for: no command given (see trusted-for --help)" -- $TF
+expect "scan: bad policy" 2 "" \
+	"trusted-for: scan: bad policy '4' (0..3) (see trusted-for --help)" \
+	-- $TF scan --policy 4 "$T/exec"
+expect "scan: no directory" 2 "" \
+	"trusted-for: scan: no directory given (see trusted-for --help)" -- $TF scan
+expect "status: no arguments" 2 "" \
+	"trusted-for: status: takes no arguments (see trusted-for --help)" -- $TF status now
+# --help is written from the command table: one synopsis and one help line
+# for each command.
+help_commands() { "$@" | sed -n 's/^  \([a-z][a-z]*\)  *[a-z].*/\1/p' | tr '\n' ' '; }
+expect "--help: every command, from the table" 0 "check status scan run " "" \
+	-- help_commands $TF --help
 
 # status
 status_line() { "$@" 2>&1 | grep "^$STATUS_KEY: "; }

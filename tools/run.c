@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trusted-for run: a command with the exec securebits set, and with --lock
+ * locked in a session that cannot leave them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "restrict-file", no_argument, NULL, 'f' },
+		{ "deny-interactive", no_argument, NULL, 'i' },
+		{ "lock", no_argument, NULL, 'l' },
+		{ "no-confine", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int bits = 0, want;
+	int lock = 0, confine = 1, c, old, now;
+
+	while ((c = getopt_long(argc, argv, "+fil", opts, NULL)) != -1) {
+		if (c == 'f')
+			bits |= CLI_SECBIT_RESTRICT_FILE;
+		else if (c == 'i')
+			bits |= CLI_SECBIT_DENY_INTERACTIVE;
+		else if (c == 'l')
+			lock = 1;
+		else if (c == 'n')
+			confine = 0;
+		else
+			return usage_error("run: bad option '%s'", argv[optind - 1]);
+	}
+	if (optind == argc)
+		return usage_error("run: no command given");
+	if (!bits)
+		return usage_error("run: nothing to enforce: give --restrict-file and/or --deny-interactive");
+	if (!lock && !confine)
+		return usage_error("run: --no-confine goes with --lock");
+	if (lock)
+		bits |= CLI_SECBIT_LOCK(bits);
+	old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	want = (unsigned int)old | bits;
+	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
+		int err = errno;
+		struct trusted_for_policy p;
+
+		trusted_for_get_policy(&p);
+		cli_error("run: cannot set the securebits: %s%s", strerror(err),
+			  p.securebits_known ? "" :
+			  " (this kernel has no exec securebits: Linux 6.14 or later needed)");
+		return EXIT_RUN_FAILED;
+	}
+	/*
+	 * Never run the command if the kernel did not take every bit, nor if
+	 * it cannot say (a -1 would read as every bit set).
+	 */
+	now = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (now < 0) {
+		cli_error("run: cannot read the securebits back: %s",
+			  strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	if (((unsigned int)now & want) != want) {
+		cli_error("run: the kernel did not keep the securebits");
+		return EXIT_RUN_FAILED;
+	}
+	/*
+	 * Locked bits hold only in a session that cannot leave them: no new
+	 * user namespace (the kernel resets the bits there), no tracer.
+	 */
+	if (lock && confine && trusted_for_confine_session(0) < 0) {
+		cli_error("run: cannot confine the session: %s",
+			  strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	execvp(argv[optind], argv + optind);
+	c = errno;
+	cli_error("run: %s: %s", argv[optind], strerror(c));
+	return c == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
+}
+
+const struct command run_command = {
+	"run", cmd_run,
+	"[--restrict-file] [--deny-interactive] [--lock [--no-confine]] -- COMMAND [ARG...]",
+	"run COMMAND with the exec securebits set, and locked with --lock",
+};

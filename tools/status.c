@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trusted-for status: the check policy, the enforcement in force and where
+ * each comes from, what the kernel offers, and the machine's ways around it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "escapes.h"
+#include "printable.h"
+
+static const char *policy_name(unsigned int policy)
+{
+	static const char *const names[] = { "no checks", "mount", "file",
+					     "mount and file" };
+	return names[policy & 3];
+}
+
+static const char *enforce_name(unsigned int enforce)
+{
+	static const char *const names[] = { "none", "file", "interactive",
+					     "file, interactive" };
+	return names[enforce & 3];
+}
+
+static const char *source_name(enum trusted_for_source source)
+{
+	switch (source) {
+	case TRUSTED_FOR_SOURCE_DEFAULT: return "default";
+	case TRUSTED_FOR_SOURCE_FILE: return "policy file";
+	case TRUSTED_FOR_SOURCE_FAIL_CLOSED: return "bad policy file, failing closed";
+	case TRUSTED_FOR_SOURCE_KERNEL: return "fs.trusted_for_policy";
+	}
+	return "unknown";
+}
+
+static const char *on_off_lock(unsigned int bits, unsigned int bit)
+{
+	if (bits & CLI_SECBIT_LOCK(bit))
+		return bits & bit ? "on (locked)" : "off (locked)";
+	return bits & bit ? "on" : "off";
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	static const char *const targets[] = { "syslog", "stderr", "none" };
+	struct trusted_for_policy p;
+	struct utsname u;
+	char path[512], problem[TRUSTED_FOR_MESSAGE_MAX];
+
+	(void)argv;
+	if (argc > 1)
+		return usage_error("status: takes no arguments");
+	trusted_for_get_policy(&p);
+	tf_printable(path, sizeof(path), p.file_path);
+	tf_printable(problem, sizeof(problem), p.file_problem);
+	uname(&u);
+	printf("kernel: Linux %s\n", u.release);
+	if (p.probe_error)
+		printf("AT_EXECVE_CHECK: unknown (the probe failed: %s); checks use it and fail closed\n",
+		       p.probe_error == EPROTO ? "answered 0, which no kernel does" :
+						 strerror(p.probe_error));
+	else
+		printf("AT_EXECVE_CHECK: %s\n", p.execve_check ? "yes" : "no");
+	printf("trusted_for() system call: %s\n",
+	       p.patched_kernel ? "yes (patched kernel)" : "no");
+	if (p.policy_source == TRUSTED_FOR_SOURCE_KERNEL &&
+	    access("/proc/sys/fs/trusted_for_policy", R_OK) != 0)
+		printf("check policy: set by fs.trusted_for_policy, which only root can read\n");
+	else
+		printf("check policy: %u (%s), from %s\n", p.policy,
+		       policy_name(p.policy), source_name(p.policy_source));
+	printf("check backend: %s\n", trusted_for_backend_string(p.backend));
+	if (p.file_state == TRUSTED_FOR_SOURCE_DEFAULT)
+		printf("policy file: %s: absent, defaults apply\n", path);
+	else if (p.file_state == TRUSTED_FOR_SOURCE_FILE)
+		printf("policy file: %s: trusted\n", path);
+	else
+		printf("policy file: NOT TRUSTED, failing closed: %s\n",
+		       problem);
+	if (p.securebits_known)
+		printf("securebits: 0x%x, EXEC_RESTRICT_FILE %s, EXEC_DENY_INTERACTIVE %s\n",
+		       p.securebits,
+		       on_off_lock(p.securebits, CLI_SECBIT_RESTRICT_FILE),
+		       on_off_lock(p.securebits, CLI_SECBIT_DENY_INTERACTIVE));
+	else
+		printf("securebits: 0x%x, no exec securebits in this kernel\n",
+		       p.securebits);
+	printf("enforcement: %s (policy file: %s; TRUSTEDFOR_ENFORCE: %s)\n",
+	       enforce_name(p.enforce), enforce_name(p.file_enforce),
+	       enforce_name(p.env_enforce));
+	printf("audit: %s, log to %s\n", p.audit ? "on" : "off",
+	       targets[p.log_target]);
+	print_session(stdout);
+	print_escapes(stdout, "", &p);
+	return EXIT_TRUSTED;
+}
+
+const struct command status_command = {
+	"status", cmd_status, "",
+	"the policy and enforcement in force, where they come from, the kernel's features",
+};

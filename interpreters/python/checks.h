@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* trusted-python: the launcher's checks that its other files use. */
+/*
+ * trusted-python: what decides (checks.c), for the start-up in
+ * trusted-python.c and for runners.c.
+ */
 #ifndef TRUSTED_PYTHON_CHECKS_H
 #define TRUSTED_PYTHON_CHECKS_H
 
@@ -11,11 +14,55 @@
 extern PyObject *not_trusted_error;
 extern char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
 
+/* The name refusals begin with: argv[0]'s last component once set. */
+extern const char *prog;
+void set_program_name(const char *argv0);
+
+/*
+ * The open-code hook, the audit hook and the _trustedfor module, before
+ * the interpreter is initialised.  The audit hook hands every event it
+ * does not handle itself to runners (runner_audit(), runners.c), which
+ * calls back into this file: passing it here keeps the files' order one
+ * way (extensions.c, checks.c, runners.c, trusted-python.c).  Returns 0,
+ * or -1.
+ */
+typedef int (*audit_fn)(const char *event, PyObject *args);
+int install_checks(audit_fn runners);
+
+/*
+ * The refusals decided before the interpreter starts: code that is not a
+ * file (-c, stdin, the REPL after the script with -i).  Python reads stdin
+ * from the descriptor checked here, fd 0.  Ends the process on a refusal.
+ */
+void check_entry_points(const PyConfig *config);
+
+/* Interactive code from fd (or -1) named what: allowed, or the end. */
+void check_interactive_or_exit(const char *what, int fd);
+
 /* Raise NotTrustedError(message, path=path). */
 void raise_not_trusted(const char *message, PyObject *path);
 
+/*
+ * Open path once, check that descriptor, and return it, or -1 with a Python
+ * exception set: OSError when it cannot be opened (*open_errno is then the
+ * errno), or NotTrustedError when it is refused (*open_errno is 0).
+ */
+int open_checked(PyObject *path, int *open_errno);
+
+/*
+ * open_checked() for a main entry point (the script, PYTHONSTARTUP): a
+ * refusal ends the process; otherwise the same returns.
+ */
+int open_entry_point(PyObject *path, int *open_errno);
+
 /* An opener for io.open(): opens read-only, checks the descriptor. */
 extern PyMethodDef checked_opener_def;
+
+/* The NotTrustedError in exc or down its cause/context chain (borrowed). */
+PyObject *find_refusal(PyObject *exc);
+
+/* When the pending exception is NotTrustedError: its one line, and 126. */
+void exit_if_refused(void);
 
 /* "PROG: MESSAGE" on stderr, then exit with status 126. */
 void refuse_and_exit(const char *message) __attribute__((noreturn));

@@ -30,7 +30,7 @@
 #include "extensions.h"
 
 static tp_refuse_fn refuse;
-static PyObject *original;	/* CPython's _imp.create_dynamic */
+static PyObject *original; /* CPython's _imp.create_dynamic */
 /*
  * (st_dev, st_ino) -> "/proc/self/fd/N" of every file loaded: CPython
  * caches single-phase modules by (name, path), so the same file must keep
@@ -222,7 +222,7 @@ out:
 static PyMethodDef checked_create_dynamic_def = {
 	"create_dynamic", checked_create_dynamic, METH_VARARGS,
 	"create_dynamic(spec, file=None)\n--\n\n"
-	"Create an extension module from a file that trustedfor allowed.",
+	"Create an extension module from a file that trustedfor allowed."
 };
 
 int tp_guard_extensions(PyObject *importlib_external, tp_refuse_fn refuse_fn)

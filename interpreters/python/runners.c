@@ -42,9 +42,9 @@
 #include "runners.h"
 
 enum {
-	RUNS_ARGV = 1,	   /* code from the command line, and a prompt */
-	RUNS_STDIN = 2,	   /* a prompt on stdin */
-	READS_CODE = 4,	   /* reads code files with its own open() */
+	RUNS_ARGV = 1,	/* code from the command line, and a prompt */
+	RUNS_STDIN = 2, /* a prompt on stdin */
+	READS_CODE = 4, /* reads code files with its own open() */
 };
 
 /* Paths under the standard library directory (sys._stdlib_dir). */
@@ -363,7 +363,7 @@ static PyObject *code_open(PyObject *self, PyObject *args, PyObject *kwargs)
 
 static PyMethodDef code_open_def = {
 	"open", (PyCFunction)(void (*)(void))code_open, METH_VARARGS | METH_KEYWORDS,
-	"open() for files read as code: the descriptor is checked by trustedfor.",
+	"open() for files read as code: the descriptor is checked by trustedfor."
 };
 
 static int guard_reads(PyObject *globals)
@@ -500,20 +500,8 @@ static void on_excepthook(PyObject *args)
 		return;
 	/* The refusal itself, or the cause of what a runner raised instead
 	 * (runpy.run_module() raises ImportError from it). */
-	value = PyTuple_GET_ITEM(args, 2);
-	for (int depth = 0; value && value != Py_None && depth < 8; depth++) {
-		if (PyObject_TypeCheck(value, (PyTypeObject *)not_trusted_error))
-			break;
-		if (!PyExceptionInstance_Check(value)) {
-			value = NULL;
-			break;
-		}
-		value = ((PyBaseExceptionObject *)value)->cause ?
-				((PyBaseExceptionObject *)value)->cause :
-				((PyBaseExceptionObject *)value)->context;
-	}
-	if (!value || value == Py_None ||
-	    !PyObject_TypeCheck(value, (PyTypeObject *)not_trusted_error))
+	value = find_refusal(PyTuple_GET_ITEM(args, 2));
+	if (!value)
 		return;
 	s = PyObject_Str(value);
 	msg = s ? PyUnicode_AsUTF8(s) : NULL;

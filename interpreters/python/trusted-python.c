@@ -3,36 +3,15 @@
  * trusted-python: Debian's CPython 3.11, with every file it runs as code
  * checked by libtrustedfor on the descriptor the code is read from.
  *
- * What goes where:
- *  - PEP 578's open-code hook (set before the interpreter starts; CPython
- *    refuses to replace it afterwards) opens every file that io.open_code()
- *    is asked for: source and cached .pyc imports, zip imports, runpy,
- *    .pth files (site.py reads them with io.open_code).  It checks the new
- *    descriptor and hands Python a file object over that same descriptor.
- *  - The main entry points (the script, -c, -m, stdin, the REPL,
- *    PYTHONSTARTUP) are run here, after Modules/main.c of CPython 3.11, so
- *    that the script and the startup file are read from the descriptor that
- *    was checked; CPython's own Py_RunMain() would reopen them by path.
- *  - Sourceless .pyc files are read by SourcelessFileLoader.get_data() with
- *    io.FileIO, which bypasses the open-code hook.  An audit hook (PEP 578;
- *    it cannot be removed) replaces that method, in every interpreter, with
- *    a C function that reads through io.open_code(), before the first
- *    import can find a file.  Unlike the rest, trusted Python code could
- *    assign another method: CPython raises no audit event for that.
- *  - Extension modules: the same hook replaces _imp.create_dynamic with a
- *    function that checks the file and loads that descriptor
- *    (extensions.c); the loader's variables are judged before any shared
- *    object's initialiser runs (../common/loader_guard.c).
- *  - Programs that run files or take code by themselves (runners.c): the
- *    audit hook's "compile", "exec", "builtins.breakpoint" and
- *    "sys.excepthook" events; code compiled under a file's name must be
- *    that file's checked content, and the standard library's interactive
- *    programs are interactive code however they are started.
+ * This file is the start-up: the main entry points (the script, -c, -m,
+ * stdin, the REPL, PYTHONSTARTUP), run after Modules/main.c of CPython 3.11
+ * so that the script and the startup file are read from the descriptor
+ * that was checked; CPython's own Py_RunMain() would reopen them by path.
+ * What decides is in checks.c (the hooks, the checked open, the entry
+ * points' refusals), runners.c and extensions.c.
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
- * statuses.  A refused main entry point prints one line "PROG: MESSAGE" and
- * exits with 126; a refused import raises _trustedfor.NotTrustedError, a
- * subclass of ImportError.
+ * statuses.
  */
 #define _GNU_SOURCE
 #define PY_SSIZE_T_CLEAN
@@ -50,34 +29,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <trustedfor.h>
-
 #include "checks.h"
-#include "extensions.h"
 #include "runners.h"
 
 /* Exported by libpython3.11 but declared only in its internal headers. */
 extern int _Py_UnhandledKeyboardInterrupt;
 extern int _Py_HandleSystemExit(int *exitcode);
 extern const char *_Py_GetEnv(int use_environment, const char *name);
-
-#define REFUSED_STATUS 126
-
-static const char *prog = "trusted-python";
-
-/* The last refusal, for refusals that end the interpreter's start. */
-char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
-
-PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
-/* Set in each interpreter's dict once its loader is guarded. */
-#define GUARD_KEY "trustedfor.sourceless-guard"
-
-void refuse_and_exit(const char *message)
-{
-	fprintf(stderr, "%s: %s\n", prog, message);
-	fflush(stderr);
-	exit(REFUSED_STATUS);
-}
 
 /*
  * When a refused file stops the interpreter's start, CPython also dumps its
@@ -124,336 +82,7 @@ static void release_stderr(int saved, int replay)
 	close(held);
 }
 
-static int make_not_trusted_error(void)
-{
-	if (not_trusted_error)
-		return 0;
-	not_trusted_error = PyErr_NewExceptionWithDoc(
-		"_trustedfor.NotTrustedError",
-		"A file was refused as code by the trustedfor policy.",
-		PyExc_ImportError, NULL);
-	return not_trusted_error ? 0 : -1;
-}
-
-/* Raise NotTrustedError(message, path=path). */
-void raise_not_trusted(const char *message, PyObject *path)
-{
-	PyObject *msg, *args = NULL, *kwargs = NULL, *exc = NULL;
-
-	snprintf(last_refusal, sizeof(last_refusal), "%s", message);
-	if (make_not_trusted_error() < 0)
-		return;
-	/* The message holds the path's bytes, which need not be UTF-8. */
-	msg = PyUnicode_DecodeFSDefault(message);
-	if (msg)
-		args = PyTuple_Pack(1, msg);
-	kwargs = Py_BuildValue("{s:O}", "path", path);
-	if (args && kwargs)
-		exc = PyObject_Call(not_trusted_error, args, kwargs);
-	if (exc)
-		PyErr_SetObject(not_trusted_error, exc);
-	Py_XDECREF(exc);
-	Py_XDECREF(msg);
-	Py_XDECREF(args);
-	Py_XDECREF(kwargs);
-}
-
-/*
- * Open path once, check that descriptor, and return it, or -1 with a Python
- * exception set: OSError when it cannot be opened (callers such as the
- * import system rely on that; *open_errno is then the errno), or
- * NotTrustedError when it is refused (*open_errno is 0).
- */
-static int open_checked(PyObject *path, int *open_errno)
-{
-	struct trusted_for_verdict v;
-	PyObject *bytes = NULL;
-	const char *name;
-	int fd, allowed, err = 0;
-
-	*open_errno = 0;
-	if (!PyUnicode_FSConverter(path, &bytes))
-		return -1;
-	name = PyBytes_AS_STRING(bytes);
-	Py_BEGIN_ALLOW_THREADS
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		err = errno;
-	/* The library also refuses a pipe or terminal named as a file. */
-	allowed = fd >= 0 && trusted_for_allow_file(fd, name, &v) == 0;
-	Py_END_ALLOW_THREADS
-	Py_DECREF(bytes);
-	if (fd < 0) {
-		*open_errno = err;
-		errno = err;
-		PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
-		return -1;
-	}
-	if (!allowed) {
-		close(fd);
-		raise_not_trusted(v.message, path);
-		return -1;
-	}
-	return fd;
-}
-
-/* An opener for io.open(): the descriptor, opened once and checked. */
-static PyObject *checked_opener(PyObject *self, PyObject *const *args,
-				Py_ssize_t nargs)
-{
-	PyObject *res;
-	int fd, open_errno;
-
-	(void)self;
-	/* (path, flags); the flags are io.open()'s O_RDONLY|O_CLOEXEC. */
-	if (nargs != 2) {
-		PyErr_SetString(PyExc_TypeError, "opener takes (path, flags)");
-		return NULL;
-	}
-	fd = open_checked(args[0], &open_errno);
-	if (fd < 0)
-		return NULL;
-	res = PyLong_FromLong(fd);
-	if (!res)
-		close(fd);
-	return res;
-}
-
-PyMethodDef checked_opener_def = {
-	"checked_opener", (PyCFunction)(void (*)(void))checked_opener, METH_FASTCALL,
-	"Open a file read-only and check it with trusted_for_allow_file().",
-};
-
-/*
- * Is path a cache file __pycache__/NAME.TAG.pyc whose source NAME.py
- * exists?  CPython writes those at run time with the source's mode less
- * its execute bits (_write_atomic() masks the mode with 0666), so under a
- * check policy with the file check every one it rewrites is refused.
- */
-static int is_cache_of_source(PyObject *path)
-{
-	PyObject *bytes = NULL;
-	char src[PATH_MAX];
-	const char *name, *base, *dot;
-	struct stat st;
-	int found = 0;
-
-	if (!PyUnicode_FSConverter(path, &bytes)) {
-		PyErr_Clear();
-		return 0;
-	}
-	name = PyBytes_AS_STRING(bytes);
-	base = strrchr(name, '/');
-	if (base && base - name >= 11 && strncmp(base - 11, "__pycache__", 11) == 0 &&
-	    (base - name == 11 || base[-12] == '/') && (dot = strchr(base, '.')) &&
-	    strlen(base) > 4 && strcmp(base + strlen(base) - 4, ".pyc") == 0 &&
-	    snprintf(src, sizeof(src), "%.*s%.*s.py", (int)(base - 11 - name), name,
-		     (int)(dot - base - 1), base + 1) < (int)sizeof(src))
-		found = stat(src, &st) == 0 && S_ISREG(st.st_mode);
-	Py_DECREF(bytes);
-	return found;
-}
-
-/*
- * PEP 578's open-code hook.  CPython's default is io.open(path, "rb"); this
- * is the same call with an opener, so that the file object, its name and
- * the "open" audit event (with the path, before the file is opened) are
- * exactly the default's, and only the descriptor differs: it was checked.
- */
-static PyObject *open_code_hook(PyObject *path, void *data)
-{
-	/* Made once; _io.open is a static builtin shared by all interpreters. */
-	static PyObject *io_open, *mode, *kwargs;
-	PyObject *args, *file;
-
-	(void)data;
-	if (!io_open) {
-		PyObject *io = PyImport_ImportModule("_io");
-		PyObject *opener = PyCFunction_New(&checked_opener_def, NULL);
-
-		if (io && opener) {
-			mode = PyUnicode_FromString("rb");
-			kwargs = Py_BuildValue("{s:O}", "opener", opener);
-			io_open = PyObject_GetAttrString(io, "open");
-		}
-		Py_XDECREF(io);
-		Py_XDECREF(opener);
-		if (!io_open || !mode || !kwargs) {
-			Py_CLEAR(io_open);
-			Py_CLEAR(mode);
-			Py_CLEAR(kwargs);
-			return NULL;
-		}
-	}
-	args = PyTuple_Pack(2, path, mode);
-	if (!args)
-		return NULL;
-	file = PyObject_Call(io_open, args, kwargs);
-	Py_DECREF(args);
-	/*
-	 * A refused cache file of a source is a cache that cannot be read:
-	 * the import system then compiles the source, which is checked
-	 * itself, instead of failing the import on every later start.
-	 */
-	if (!file && PyErr_ExceptionMatches(not_trusted_error) && is_cache_of_source(path)) {
-		PyErr_Clear();
-		errno = EACCES;
-		PyErr_SetFromErrnoWithFilenameObject(PyExc_PermissionError, path);
-	}
-	return file;
-}
-
-/*
- * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code(),
- * in upstream CPython 3.11: this replacement reads through the hook above.
- * It is a C function, bound as a method by PyInstanceMethod, so that
- * nothing of it is Python code.  Debian's 3.11 patches FileLoader.get_data
- * to read sourceless files through io.open_code() already (its frozen
- * importlib names SourcelessFileLoader there), so on Debian this guard is
- * redundant; it stays so that the launcher's guarantee does not rest on a
- * distribution patch (a libpython3.11 built from upstream's source), at the
- * cost of one attribute set per interpreter.
- */
-static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
-{
-	PyObject *self, *path, *str, *file, *data, *res;
-
-	(void)module;
-	if (!PyArg_ParseTuple(args, "OO:get_data", &self, &path))
-		return NULL;
-	str = PyObject_Str(path);
-	if (!str)
-		return NULL;
-	file = PyFile_OpenCodeObject(str);
-	Py_DECREF(str);
-	if (!file)
-		return NULL;
-	data = PyObject_CallMethod(file, "read", NULL);
-	if (!data) {
-		PyObject *type, *value, *tb;
-
-		/* Close it, and report the read's error, not the close's. */
-		PyErr_Fetch(&type, &value, &tb);
-		res = PyObject_CallMethod(file, "close", NULL);
-		Py_XDECREF(res);
-		PyErr_Clear();
-		PyErr_Restore(type, value, tb);
-		Py_DECREF(file);
-		return NULL;
-	}
-	res = PyObject_CallMethod(file, "close", NULL);
-	Py_DECREF(file);
-	if (!res) {
-		Py_DECREF(data);
-		return NULL;
-	}
-	Py_DECREF(res);
-	return data;
-}
-
-static PyMethodDef sourceless_get_data_def = {
-	"get_data", sourceless_get_data, METH_VARARGS,
-	"get_data(self, path)\n--\n\n"
-	"Return the data from path as raw bytes, read through io.open_code()\n"
-	"so that trustedfor checks the file.",
-};
-
-/* Returns 0 when the guard is in place, 1 when it cannot be yet, -1 on error. */
-static int install_sourceless_guard(PyObject *idict)
-{
-	PyObject *name, *ext, *loader = NULL, *modname = NULL, *fn = NULL;
-	PyObject *method = NULL;
-	int rc = -1;
-
-	name = PyUnicode_FromString("_frozen_importlib_external");
-	if (!name)
-		return -1;
-	ext = PyImport_GetModule(name);
-	Py_DECREF(name);
-	if (!ext)
-		return PyErr_Occurred() ? -1 : 1; /* no path-based import yet */
-	/* Seen while _bootstrap_external itself is being imported. */
-	if (!PyObject_HasAttrString(ext, "SourcelessFileLoader")) {
-		Py_DECREF(ext);
-		return 1;
-	}
-	loader = PyObject_GetAttrString(ext, "SourcelessFileLoader");
-	modname = PyUnicode_FromString("_trustedfor");
-	if (loader && modname)
-		fn = PyCFunction_NewEx(&sourceless_get_data_def, NULL, modname);
-	if (fn)
-		method = PyInstanceMethod_New(fn);
-	if (method && PyObject_SetAttrString(loader, "get_data", method) == 0 &&
-	    tp_guard_extensions(ext, raise_not_trusted) == 0)
-		rc = 0;
-	if (rc == 0 && PyDict_SetItemString(idict, GUARD_KEY, Py_True) < 0)
-		rc = -1;
-	Py_XDECREF(method);
-	Py_XDECREF(fn);
-	Py_XDECREF(modname);
-	Py_XDECREF(loader);
-	Py_DECREF(ext);
-	return rc;
-}
-
-/*
- * The audit hook, which cannot be removed from Python.  CPython raises
- * "import" before an import statement looks anything up, and the first ones
- * come from the interpreter's own start, before any path-based import can
- * happen, so the guard is in place before the first .pyc could be found.
- */
-static int audit_hook(const char *event, PyObject *args, void *data)
-{
-	(void)data;
-	if (event[0] == 'i' && strcmp(event, "import") == 0) {
-		static PyObject *key;
-		PyObject *idict = PyInterpreterState_GetDict(PyInterpreterState_Get());
-		PyObject *state;
-
-		if (!key && !(key = PyUnicode_InternFromString(GUARD_KEY)))
-			return -1;
-		if (!idict) {
-			PyErr_SetString(PyExc_RuntimeError, "trustedfor: no interpreter dict");
-			return -1;
-		}
-		state = PyDict_GetItemWithError(idict, key);
-		if (!state && PyErr_Occurred())
-			return -1;
-		if (state == Py_True)
-			return 0;
-		return install_sourceless_guard(idict) < 0 ? -1 : 0;
-	}
-	return runner_audit(event, args);
-}
-
-static struct PyModuleDef trustedfor_module = {
-	PyModuleDef_HEAD_INIT,
-	.m_name = "_trustedfor",
-	.m_doc = "trusted-python's checks (see trusted-python(1)).",
-	.m_size = -1,
-};
-
-static PyObject *init_trustedfor_module(void)
-{
-	PyObject *m;
-
-	if (make_not_trusted_error() < 0)
-		return NULL;
-	m = PyModule_Create(&trustedfor_module);
-	if (!m)
-		return NULL;
-	Py_INCREF(not_trusted_error);
-	if (PyModule_AddObject(m, "NotTrustedError", not_trusted_error) < 0) {
-		Py_DECREF(not_trusted_error);
-		Py_DECREF(m);
-		return NULL;
-	}
-	return m;
-}
-
-/* ------------------------------------------------------------------------
- * The main entry points, after Modules/main.c (pymain_run_python) of 3.11.
- */
+/* The main entry points, after Modules/main.c (pymain_run_python) of 3.11. */
 
 static PyConfig *running_config(void)
 {
@@ -495,14 +124,6 @@ static int exit_err_print(void)
 
 	err_print(&exitcode);
 	return exitcode;
-}
-
-static void check_interactive_or_exit(const char *what, int fd)
-{
-	struct trusted_for_verdict v;
-
-	if (trusted_for_allow_interactive(fd, what, &v) < 0)
-		refuse_and_exit(v.message);
 }
 
 static int sys_path_insert0(PyObject *path0)
@@ -549,44 +170,34 @@ static PyObject *compute_path0(const PyConfig *config)
 	return res;
 }
 
-/* The refusal behind a runpy failure, if that is what ended it. */
-static PyObject *runpy_refusal(void)
+/*
+ * runpy reports a module it cannot load with sys.exit(str(error)); a
+ * refusal behind it ends the process as a refused script does.
+ */
+static void exit_if_runpy_refused(void)
 {
-	PyObject *type, *value, *tb, *cur, *found = NULL;
-	int depth = 0;
+	PyObject *type, *value, *tb, *context = NULL, *refusal = NULL, *s;
+	const char *msg;
 
-	if (!not_trusted_error || !PyErr_ExceptionMatches(PyExc_SystemExit))
-		return NULL;
+	if (!PyErr_ExceptionMatches(PyExc_SystemExit))
+		return;
 	PyErr_Fetch(&type, &value, &tb);
 	PyErr_NormalizeException(&type, &value, &tb);
-	/*
-	 * runpy reports a module it cannot load with sys.exit(str(error)); the
-	 * refusal is the cause (or context) somewhere down that chain.
-	 */
-	for (cur = value ? PyException_GetContext(value) : NULL; cur && depth < 8;
-	     depth++) {
-		PyObject *next;
-
-		if (PyObject_TypeCheck(cur, (PyTypeObject *)not_trusted_error)) {
-			found = cur;
-			break;
-		}
-		next = PyException_GetCause(cur);
-		if (!next)
-			next = PyException_GetContext(cur);
-		Py_DECREF(cur);
-		cur = next;
+	if (value && PyExceptionInstance_Check(value))
+		context = PyException_GetContext(value);
+	refusal = find_refusal(context);
+	if (refusal) {
+		s = PyObject_Str(refusal);
+		msg = s ? PyUnicode_AsUTF8(s) : NULL;
+		refuse_and_exit(msg ? msg : last_refusal);
 	}
-	if (!found)
-		Py_XDECREF(cur);
+	Py_XDECREF(context);
 	PyErr_Restore(type, value, tb);
-	return found;
 }
 
 static int run_module(const wchar_t *modname, int set_argv0)
 {
 	PyObject *runpy, *runmodule = NULL, *module = NULL, *result = NULL;
-	PyObject *refusal;
 
 	if (PySys_Audit("cpython.run_module", "u", modname) < 0)
 		return exit_err_print();
@@ -608,13 +219,7 @@ static int run_module(const wchar_t *modname, int set_argv0)
 	Py_XDECREF(runmodule);
 	Py_XDECREF(module);
 	if (!result) {
-		refusal = runpy_refusal();
-		if (refusal) {
-			PyObject *s = PyObject_Str(refusal);
-			const char *msg = s ? PyUnicode_AsUTF8(s) : NULL;
-
-			refuse_and_exit(msg ? msg : last_refusal);
-		}
+		exit_if_runpy_refused();
 		return exit_err_print();
 	}
 	Py_DECREF(result);
@@ -841,7 +446,7 @@ static int run_file(const PyConfig *config)
 		ret = exit_err_print();
 		goto out;
 	}
-	fd = open_checked(filename, &open_errno);
+	fd = open_entry_point(filename, &open_errno);
 	if (fd < 0 && open_errno) {
 		PyErr_Clear();
 		PySys_FormatStderr("%S: can't open file %R: [Errno %d] %s\n",
@@ -851,10 +456,6 @@ static int run_file(const PyConfig *config)
 		goto out;
 	}
 	if (fd < 0) {
-		if (PyErr_ExceptionMatches(not_trusted_error)) {
-			PyErr_Clear();
-			refuse_and_exit(last_refusal);
-		}
 		ret = exit_err_print();
 		goto out;
 	}
@@ -892,10 +493,7 @@ static int run_file(const PyConfig *config)
 	/* The standard library's timeit.py, pdb.py...: as with -m. */
 	if (runner_script(fd, PyModule_GetDict(PyImport_AddModule("__main__"))) < 0) {
 		fclose(fp);
-		if (PyErr_ExceptionMatches(not_trusted_error)) {
-			PyErr_Clear();
-			refuse_and_exit(last_refusal);
-		}
+		exit_if_refused();
 		ret = exit_err_print();
 		goto out;
 	}
@@ -925,7 +523,7 @@ static int run_startup(const PyConfig *config, int *exitcode)
 	if (PySys_Audit("cpython.run_startup", "O", startup) < 0 ||
 	    PySys_Audit("open", "Osi", startup, "r", 0) < 0)
 		goto error;
-	fd = open_checked(startup, &open_errno);
+	fd = open_entry_point(startup, &open_errno);
 	if (fd < 0 && open_errno) {
 		PyErr_Clear();
 		PySys_WriteStderr("Could not open PYTHONSTARTUP\n");
@@ -933,13 +531,8 @@ static int run_startup(const PyConfig *config, int *exitcode)
 		PyErr_SetFromErrnoWithFilenameObjects(PyExc_OSError, startup, NULL);
 		goto error;
 	}
-	if (fd < 0) {
-		if (PyErr_ExceptionMatches(not_trusted_error)) {
-			PyErr_Clear();
-			refuse_and_exit(last_refusal);
-		}
+	if (fd < 0)
 		goto error;
-	}
 	fp = fdopen(fd, "r");
 	if (!fp) {
 		close(fd);
@@ -1127,23 +720,6 @@ static int exit_sigint(void)
 	return SIGINT + 128;
 }
 
-/*
- * The refusals that can be decided before the interpreter starts: code
- * that is not a file (-c, the REPL, stdin).  Python reads stdin from the
- * descriptor checked here, fd 0.
- */
-static void check_entry_points(const PyConfig *config)
-{
-	if (config->run_command)
-		check_interactive_or_exit("-c", -1);
-	else if (!config->run_module && !config->run_filename)
-		check_interactive_or_exit("<stdin>", 0);
-	/* -i: the REPL comes after the script; refuse before running it. */
-	if (config->inspect && run_code_given(config) &&
-	    (isatty(STDIN_FILENO) || config->interactive))
-		check_interactive_or_exit("<stdin>", 0);
-}
-
 static void exit_status(PyStatus status)
 {
 	/* Exits with the status's code, or prints its error and aborts. */
@@ -1155,14 +731,9 @@ int main(int argc, char **argv)
 	PyPreConfig preconfig;
 	PyConfig config;
 	PyStatus status;
-	int held, refused_at_start;
-	const char *slash;
-	int exitcode;
+	int held, refused_at_start, exitcode;
 
-	if (argc > 0 && argv[0] && argv[0][0]) {
-		slash = strrchr(argv[0], '/');
-		prog = slash ? slash + 1 : argv[0];
-	}
+	set_program_name(argc > 0 ? argv[0] : NULL);
 
 	/*
 	 * Pre-initialise first, as python3's main does: it picks the memory
@@ -1174,11 +745,7 @@ int main(int argc, char **argv)
 	if (PyStatus_Exception(status))
 		exit_status(status);
 
-	/* Both hooks are set before the interpreter exists; neither can be
-	 * taken away from Python code afterwards. */
-	if (PyFile_SetOpenCodeHook(open_code_hook, NULL) < 0 ||
-	    PySys_AddAuditHook(audit_hook, NULL) < 0 ||
-	    PyImport_AppendInittab("_trustedfor", init_trustedfor_module) < 0) {
+	if (install_checks(runner_audit) < 0) {
 		fprintf(stderr, "%s: cannot install the trustedfor hooks\n", prog);
 		return 1;
 	}

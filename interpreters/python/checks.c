@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trusted-python: what decides.  Every file Python runs as code reaches
+ * libtrustedfor through this file, runners.c or extensions.c; the start-up
+ * in trusted-python.c only calls in here.
+ *
+ *  - PEP 578's open-code hook (set before the interpreter starts; CPython
+ *    refuses to replace it afterwards) opens every file that io.open_code()
+ *    is asked for: source and cached .pyc imports, zip imports, runpy,
+ *    .pth files (site.py reads them with io.open_code).  It checks the new
+ *    descriptor and hands Python a file object over that same descriptor.
+ *  - Sourceless .pyc files are read by SourcelessFileLoader.get_data() with
+ *    io.FileIO, which bypasses the open-code hook.  An audit hook (PEP 578;
+ *    it cannot be removed) replaces that method, in every interpreter, with
+ *    a C function that reads through io.open_code(), before the first
+ *    import can find a file.  Unlike the rest, trusted Python code could
+ *    assign another method: CPython raises no audit event for that.
+ *  - Extension modules: the same hook replaces _imp.create_dynamic with a
+ *    function that checks the file and loads that descriptor
+ *    (extensions.c); the loader's variables are judged before any shared
+ *    object's initialiser runs (../common/loader_guard.c).
+ *  - Programs that run files or take code by themselves (runners.c): the
+ *    audit hook's "compile", "exec", "builtins.breakpoint" and
+ *    "sys.excepthook" events.
+ *  - The main entry points: the script and PYTHONSTARTUP are opened and
+ *    checked here (open_entry_point), and code that is not a file (-c,
+ *    stdin, the REPL) is judged here before the interpreter starts
+ *    (check_entry_points).
+ *
+ * A refused main entry point prints one line "PROG: MESSAGE" and exits with
+ * 126; a refused import raises _trustedfor.NotTrustedError, a subclass of
+ * ImportError.
+ */
+#define _GNU_SOURCE
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trustedfor.h>
+
+#include "checks.h"
+#include "extensions.h"
+
+#define REFUSED_STATUS 126
+
+const char *prog = "trusted-python";
+
+void set_program_name(const char *argv0)
+{
+	const char *slash;
+
+	if (argv0 && argv0[0]) {
+		slash = strrchr(argv0, '/');
+		prog = slash ? slash + 1 : argv0;
+	}
+}
+
+/* The last refusal, for refusals that end the interpreter's start. */
+char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
+
+PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
+/* Set in each interpreter's dict once its loader is guarded. */
+#define GUARD_KEY "trustedfor.sourceless-guard"
+
+void refuse_and_exit(const char *message)
+{
+	fprintf(stderr, "%s: %s\n", prog, message);
+	fflush(stderr);
+	exit(REFUSED_STATUS);
+}
+
+static int make_not_trusted_error(void)
+{
+	if (not_trusted_error)
+		return 0;
+	not_trusted_error = PyErr_NewExceptionWithDoc(
+		"_trustedfor.NotTrustedError",
+		"A file was refused as code by the trustedfor policy.",
+		PyExc_ImportError, NULL);
+	return not_trusted_error ? 0 : -1;
+}
+
+/* Raise NotTrustedError(message, path=path). */
+void raise_not_trusted(const char *message, PyObject *path)
+{
+	PyObject *msg, *args = NULL, *kwargs = NULL, *exc = NULL;
+
+	snprintf(last_refusal, sizeof(last_refusal), "%s", message);
+	if (make_not_trusted_error() < 0)
+		return;
+	/* The message holds the path's bytes, which need not be UTF-8. */
+	msg = PyUnicode_DecodeFSDefault(message);
+	if (msg)
+		args = PyTuple_Pack(1, msg);
+	kwargs = Py_BuildValue("{s:O}", "path", path);
+	if (args && kwargs)
+		exc = PyObject_Call(not_trusted_error, args, kwargs);
+	if (exc)
+		PyErr_SetObject(not_trusted_error, exc);
+	Py_XDECREF(exc);
+	Py_XDECREF(msg);
+	Py_XDECREF(args);
+	Py_XDECREF(kwargs);
+}
+
+/*
+ * Open path once, check that descriptor, and return it, or -1 with a Python
+ * exception set: OSError when it cannot be opened (callers such as the
+ * import system rely on that; *open_errno is then the errno), or
+ * NotTrustedError when it is refused (*open_errno is 0).
+ */
+int open_checked(PyObject *path, int *open_errno)
+{
+	struct trusted_for_verdict v;
+	PyObject *bytes = NULL;
+	const char *name;
+	int fd, allowed, err = 0;
+
+	*open_errno = 0;
+	if (!PyUnicode_FSConverter(path, &bytes))
+		return -1;
+	name = PyBytes_AS_STRING(bytes);
+	Py_BEGIN_ALLOW_THREADS
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		err = errno;
+	/* The library also refuses a pipe or terminal named as a file. */
+	allowed = fd >= 0 && trusted_for_allow_file(fd, name, &v) == 0;
+	Py_END_ALLOW_THREADS
+	Py_DECREF(bytes);
+	if (fd < 0) {
+		*open_errno = err;
+		errno = err;
+		PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+		return -1;
+	}
+	if (!allowed) {
+		close(fd);
+		raise_not_trusted(v.message, path);
+		return -1;
+	}
+	return fd;
+}
+
+/* An opener for io.open(): the descriptor, opened once and checked. */
+static PyObject *checked_opener(PyObject *self, PyObject *const *args,
+				Py_ssize_t nargs)
+{
+	PyObject *res;
+	int fd, open_errno;
+
+	(void)self;
+	/* (path, flags); the flags are io.open()'s O_RDONLY|O_CLOEXEC. */
+	if (nargs != 2) {
+		PyErr_SetString(PyExc_TypeError, "opener takes (path, flags)");
+		return NULL;
+	}
+	fd = open_checked(args[0], &open_errno);
+	if (fd < 0)
+		return NULL;
+	res = PyLong_FromLong(fd);
+	if (!res)
+		close(fd);
+	return res;
+}
+
+PyMethodDef checked_opener_def = {
+	"checked_opener", (PyCFunction)(void (*)(void))checked_opener, METH_FASTCALL,
+	"Open a file read-only and check it with trusted_for_allow_file()."
+};
+
+/*
+ * Is path a cache file __pycache__/NAME.TAG.pyc whose source NAME.py
+ * exists?  CPython writes those at run time with the source's mode less
+ * its execute bits (_write_atomic() masks the mode with 0666), so under a
+ * check policy with the file check every one it rewrites is refused.
+ */
+static int is_cache_of_source(PyObject *path)
+{
+	PyObject *bytes = NULL;
+	char src[PATH_MAX];
+	const char *name, *base, *dot;
+	struct stat st;
+	int found = 0;
+
+	if (!PyUnicode_FSConverter(path, &bytes)) {
+		PyErr_Clear();
+		return 0;
+	}
+	name = PyBytes_AS_STRING(bytes);
+	base = strrchr(name, '/');
+	if (base && base - name >= 11 && strncmp(base - 11, "__pycache__", 11) == 0 &&
+	    (base - name == 11 || base[-12] == '/') && (dot = strchr(base, '.')) &&
+	    strlen(base) > 4 && strcmp(base + strlen(base) - 4, ".pyc") == 0 &&
+	    snprintf(src, sizeof(src), "%.*s%.*s.py", (int)(base - 11 - name), name,
+		     (int)(dot - base - 1), base + 1) < (int)sizeof(src))
+		found = stat(src, &st) == 0 && S_ISREG(st.st_mode);
+	Py_DECREF(bytes);
+	return found;
+}
+
+/*
+ * PEP 578's open-code hook.  CPython's default is io.open(path, "rb"); this
+ * is the same call with an opener, so that the file object, its name and
+ * the "open" audit event (with the path, before the file is opened) are
+ * exactly the default's, and only the descriptor differs: it was checked.
+ */
+static PyObject *open_code_hook(PyObject *path, void *data)
+{
+	/* Made once; _io.open is a static builtin shared by all interpreters. */
+	static PyObject *io_open, *mode, *kwargs;
+	PyObject *args, *file;
+
+	(void)data;
+	if (!io_open) {
+		PyObject *io = PyImport_ImportModule("_io");
+		PyObject *opener = PyCFunction_New(&checked_opener_def, NULL);
+
+		if (io && opener) {
+			mode = PyUnicode_FromString("rb");
+			kwargs = Py_BuildValue("{s:O}", "opener", opener);
+			io_open = PyObject_GetAttrString(io, "open");
+		}
+		Py_XDECREF(io);
+		Py_XDECREF(opener);
+		if (!io_open || !mode || !kwargs) {
+			Py_CLEAR(io_open);
+			Py_CLEAR(mode);
+			Py_CLEAR(kwargs);
+			return NULL;
+		}
+	}
+	args = PyTuple_Pack(2, path, mode);
+	if (!args)
+		return NULL;
+	file = PyObject_Call(io_open, args, kwargs);
+	Py_DECREF(args);
+	/*
+	 * A refused cache file of a source is a cache that cannot be read:
+	 * the import system then compiles the source, which is checked
+	 * itself, instead of failing the import on every later start.
+	 */
+	if (!file && PyErr_ExceptionMatches(not_trusted_error) && is_cache_of_source(path)) {
+		PyErr_Clear();
+		errno = EACCES;
+		PyErr_SetFromErrnoWithFilenameObject(PyExc_PermissionError, path);
+	}
+	return file;
+}
+
+/*
+ * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code(),
+ * in upstream CPython 3.11: this replacement reads through the hook above.
+ * It is a C function, bound as a method by PyInstanceMethod, so that
+ * nothing of it is Python code.  Debian's 3.11 patches FileLoader.get_data
+ * to read sourceless files through io.open_code() already (its frozen
+ * importlib names SourcelessFileLoader there), so on Debian this guard is
+ * redundant; it stays so that the launcher's guarantee does not rest on a
+ * distribution patch (a libpython3.11 built from upstream's source), at the
+ * cost of one attribute set per interpreter.
+ */
+static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
+{
+	PyObject *self, *path, *str, *file, *data, *res;
+
+	(void)module;
+	if (!PyArg_ParseTuple(args, "OO:get_data", &self, &path))
+		return NULL;
+	str = PyObject_Str(path);
+	if (!str)
+		return NULL;
+	file = PyFile_OpenCodeObject(str);
+	Py_DECREF(str);
+	if (!file)
+		return NULL;
+	data = PyObject_CallMethod(file, "read", NULL);
+	if (!data) {
+		PyObject *type, *value, *tb;
+
+		/* Close it, and report the read's error, not the close's. */
+		PyErr_Fetch(&type, &value, &tb);
+		res = PyObject_CallMethod(file, "close", NULL);
+		Py_XDECREF(res);
+		PyErr_Clear();
+		PyErr_Restore(type, value, tb);
+		Py_DECREF(file);
+		return NULL;
+	}
+	res = PyObject_CallMethod(file, "close", NULL);
+	Py_DECREF(file);
+	if (!res) {
+		Py_DECREF(data);
+		return NULL;
+	}
+	Py_DECREF(res);
+	return data;
+}
+
+static PyMethodDef sourceless_get_data_def = {
+	"get_data", sourceless_get_data, METH_VARARGS,
+	"get_data(self, path)\n--\n\n"
+	"Return the data from path as raw bytes, read through io.open_code()\n"
+	"so that trustedfor checks the file."
+};
+
+/* Returns 0 when the guard is in place, 1 when it cannot be yet, -1 on error. */
+static int install_sourceless_guard(PyObject *idict)
+{
+	PyObject *name, *ext, *loader = NULL, *modname = NULL, *fn = NULL;
+	PyObject *method = NULL;
+	int rc = -1;
+
+	name = PyUnicode_FromString("_frozen_importlib_external");
+	if (!name)
+		return -1;
+	ext = PyImport_GetModule(name);
+	Py_DECREF(name);
+	if (!ext)
+		return PyErr_Occurred() ? -1 : 1; /* no path-based import yet */
+	/* Seen while _bootstrap_external itself is being imported. */
+	if (!PyObject_HasAttrString(ext, "SourcelessFileLoader")) {
+		Py_DECREF(ext);
+		return 1;
+	}
+	loader = PyObject_GetAttrString(ext, "SourcelessFileLoader");
+	modname = PyUnicode_FromString("_trustedfor");
+	if (loader && modname)
+		fn = PyCFunction_NewEx(&sourceless_get_data_def, NULL, modname);
+	if (fn)
+		method = PyInstanceMethod_New(fn);
+	if (method && PyObject_SetAttrString(loader, "get_data", method) == 0 &&
+	    tp_guard_extensions(ext, raise_not_trusted) == 0)
+		rc = 0;
+	if (rc == 0 && PyDict_SetItemString(idict, GUARD_KEY, Py_True) < 0)
+		rc = -1;
+	Py_XDECREF(method);
+	Py_XDECREF(fn);
+	Py_XDECREF(modname);
+	Py_XDECREF(loader);
+	Py_DECREF(ext);
+	return rc;
+}
+
+/*
+ * The audit hook, which cannot be removed from Python.  CPython raises
+ * "import" before an import statement looks anything up, and the first ones
+ * come from the interpreter's own start, before any path-based import can
+ * happen, so the guard is in place before the first .pyc could be found.
+ */
+static audit_fn other_events; /* runners.c's, given by install_checks() */
+
+static int audit_hook(const char *event, PyObject *args, void *data)
+{
+	(void)data;
+	if (event[0] == 'i' && strcmp(event, "import") == 0) {
+		static PyObject *key;
+		PyObject *idict = PyInterpreterState_GetDict(PyInterpreterState_Get());
+		PyObject *state;
+
+		if (!key && !(key = PyUnicode_InternFromString(GUARD_KEY)))
+			return -1;
+		if (!idict) {
+			PyErr_SetString(PyExc_RuntimeError, "trustedfor: no interpreter dict");
+			return -1;
+		}
+		state = PyDict_GetItemWithError(idict, key);
+		if (!state && PyErr_Occurred())
+			return -1;
+		if (state == Py_True)
+			return 0;
+		return install_sourceless_guard(idict) < 0 ? -1 : 0;
+	}
+	return other_events ? other_events(event, args) : 0;
+}
+
+static struct PyModuleDef trustedfor_module = {
+	PyModuleDef_HEAD_INIT,
+	.m_name = "_trustedfor",
+	.m_doc = "trusted-python's checks (see trusted-python(1)).",
+	.m_size = -1,
+};
+
+static PyObject *init_trustedfor_module(void)
+{
+	PyObject *m;
+
+	if (make_not_trusted_error() < 0)
+		return NULL;
+	m = PyModule_Create(&trustedfor_module);
+	if (!m)
+		return NULL;
+	Py_INCREF(not_trusted_error);
+	if (PyModule_AddObject(m, "NotTrustedError", not_trusted_error) < 0) {
+		Py_DECREF(not_trusted_error);
+		Py_DECREF(m);
+		return NULL;
+	}
+	return m;
+}
+
+int install_checks(audit_fn runners)
+{
+	other_events = runners;
+	/* Both hooks are set before the interpreter exists; neither can be
+	 * taken away from Python code afterwards. */
+	if (PyFile_SetOpenCodeHook(open_code_hook, NULL) < 0 ||
+	    PySys_AddAuditHook(audit_hook, NULL) < 0 ||
+	    PyImport_AppendInittab("_trustedfor", init_trustedfor_module) < 0)
+		return -1;
+	return 0;
+}
+
+void exit_if_refused(void)
+{
+	if (not_trusted_error && PyErr_ExceptionMatches(not_trusted_error)) {
+		PyErr_Clear();
+		refuse_and_exit(last_refusal);
+	}
+}
+
+int open_entry_point(PyObject *path, int *open_errno)
+{
+	int fd = open_checked(path, open_errno);
+
+	if (fd < 0 && !*open_errno)
+		exit_if_refused();
+	return fd;
+}
+
+PyObject *find_refusal(PyObject *exc)
+{
+	for (int depth = 0; exc && exc != Py_None && depth < 8; depth++) {
+		PyBaseExceptionObject *e = (PyBaseExceptionObject *)exc;
+
+		if (not_trusted_error &&
+		    PyObject_TypeCheck(exc, (PyTypeObject *)not_trusted_error))
+			return exc;
+		if (!PyExceptionInstance_Check(exc))
+			return NULL;
+		exc = e->cause ? e->cause : e->context;
+	}
+	return NULL;
+}
+
+void check_interactive_or_exit(const char *what, int fd)
+{
+	struct trusted_for_verdict v;
+
+	if (trusted_for_allow_interactive(fd, what, &v) < 0)
+		refuse_and_exit(v.message);
+}
+
+void check_entry_points(const PyConfig *config)
+{
+	int code_given = config->run_command || config->run_filename ||
+			 config->run_module;
+
+	if (config->run_command)
+		check_interactive_or_exit("-c", -1);
+	else if (!config->run_module && !config->run_filename)
+		check_interactive_or_exit("<stdin>", 0);
+	/* -i: the REPL comes after the script; refuse before running it. */
+	if (config->inspect && code_given &&
+	    (isatty(STDIN_FILENO) || config->interactive))
+		check_interactive_or_exit("<stdin>", 0);
+}

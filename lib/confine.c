@@ -2,10 +2,11 @@
 /*
  * The confined session: a seccomp filter, inherited by every descendant and
  * impossible to remove, that takes away the two ways an unprivileged user
- * walks around the exec securebits and the library's answers (SPEC section
- * 7): a new user namespace, where the kernel resets the securebits (locks
- * included) and the user may mount over the policy file; and ptrace, which
- * rewrites any answer in a traced interpreter.
+ * walks around the exec securebits and the library's answers
+ * (docs/semantics.md section 7): a new user namespace, where the kernel
+ * resets the securebits (locks included) and the user may mount over the
+ * policy file; and ptrace, which rewrites any answer in a traced
+ * interpreter.
  *
  * Built with libseccomp so that the rules hold on every system call ABI the
  * machine can run (x86_64, i386, x32 on an x86_64 kernel); any other ABI is

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The enforcement layer: turns a check into "run it" or "refuse it" as
- * SPEC section 3's table says, and is the one place that writes the audit log.
+ * docs/semantics.md section 3's table says, and is the one place that writes the audit log.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -140,7 +140,7 @@ with_pipe() {
 	printf '%s\n' "$text" | "$@"
 }
 
-# SPEC section 3's four enforcement modes, as prefixes of a command: the
+# docs/semantics.md section 3's four enforcement modes, as prefixes of a command: the
 # securebits set by trusted-for run (from $TF_BUILD).
 mode_none() { "$@"; }
 mode_file() { "$TF_BUILD/tools/trusted-for" run --restrict-file -- "$@"; }

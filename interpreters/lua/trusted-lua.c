@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * trusted-lua: the stock lua command line on Debian's liblua5.4, with every
- * way code enters routed through libtrustedfor (SPEC section 4):
+ * way code enters routed through libtrustedfor (docs/semantics.md section 4):
  *
  *   the script, "-" and stdin   checked descriptor, or interactive (stdin)
  *   LUA_INIT=@file              checked descriptor
@@ -272,8 +272,8 @@ static int collect_args(char **argv, int *first)
 			if (argv[i][2])
 				return HAS_ERROR;
 			break;
-		case 'i':
-			args |= HAS_I; /* -i implies -v */
+		case 'i': /* -i implies -v */
+			args |= HAS_I;
 			/* fall through */
 		case 'v':
 			if (argv[i][2])

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cases of the in-guest test: SPEC section 5's policy matrix through the
- * three interfaces, the argument checks, and the two sysctls.
+ * The cases of the in-guest test: docs/semantics.md section 5's policy
+ * matrix through the three interfaces, the argument checks, and the two
+ * sysctls.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,7 +44,7 @@ struct object {
 };
 
 /*
- * SPEC section 5: for the four mount/file variants, policy 1 gives
+ * docs/semantics.md section 5: for the four mount/file variants, policy 1 gives
  * {0, 0, E, E}, policy 2 {0, E, 0, E} and policy 3 {0, E, E, E}; anything
  * that is not a regular file, or lives on procfs, is E under any non-zero
  * policy; a memfd is judged by its mode alone (its mount is not noexec).

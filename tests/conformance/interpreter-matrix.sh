@@ -1,9 +1,9 @@
 #!/bin/bash
-# SPEC section 5's interpreter matrix: 7 scenarios x 4 enforcement modes
-# (and the three enforcing ones again from /etc/trustedfor.conf, the only
-# enforcement of kernels without exec securebits), run against every
-# enlightened interpreter that has an adapter in
-# tests/conformance/interpreters/.  Exact exit status, stdout and stderr for
+# docs/semantics.md section 5's interpreter matrix: 8 scenarios x 4
+# enforcement modes (and the three enforcing ones again from
+# /etc/trustedfor.conf, the only enforcement of kernels without exec
+# securebits), run against every enlightened interpreter that has an
+# adapter in tests/conformance/interpreters/.  Exact exit status, stdout and stderr for
 # every cell.  Runs as root in a private mount namespace (tests/lib.sh).
 #
 # THE ADAPTER CONTRACT.  tests/conformance/interpreters/NAME.sh is a bash
@@ -26,8 +26,9 @@
 # cells only.
 #
 # The runner writes each script as "#!$interp" then $code.  The interpreter
-# must follow the refusal contract of SPEC sections 3 and 4, with these
-# names, which the runner asserts exactly ($uid is the effective uid):
+# must follow the refusal contract of docs/semantics.md sections 3 and 4,
+# with these names, which the runner asserts exactly ($uid is the effective
+# uid):
 #   a script given as a path    "$prog: PATH: not trusted for execution: no execute permission"
 #   stdin, a non-executable file "$prog: <stdin>: interactive code refused: no execute permission: uid $uid"
 #   stdin, a pipe               "$prog: <stdin>: interactive code refused: not a regular file: FIFO or pipe"

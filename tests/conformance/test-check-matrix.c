@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * SPEC section 5's check-call matrix, against every backend this kernel has,
+ * docs/semantics.md section 5's check matrix, against every backend this kernel has,
  * as root and as an unprivileged uid: mount exec/noexec x mode 0700/0600,
  * memfd, directory, FIFO, sockets, a pipe reopened through /proc/self/fd, a
  * character device, a procfs file, O_PATH, O_WRONLY and O_RDWR descriptors,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A real LSM decision: Landlock refuses LANDLOCK_ACCESS_FS_EXECUTE beneath a
- * directory.  Policy 3 on a kernel with AT_EXECVE_CHECK must honour it (the
- * SPEC's reason to use the kernel check there), explain it as the kernel's
+ * directory.  Policy 3 on a kernel with AT_EXECVE_CHECK must honour it (why
+ * it uses the kernel's check: docs/semantics.md section 2), explain it as the kernel's
  * refusal, and trusted-for must say so; the emulation cannot see LSMs.
  */
 #include "../tap.h"
@@ -93,7 +93,7 @@ int main(void)
 		tap_not_run("Landlock", "Landlock is not enabled in this kernel");
 		return tap_done();
 	}
-	/* The SPEC's point here is the kernel's check seeing the LSM. */
+	/* The point here is the kernel's check seeing the LSM. */
 	if (tap_kernel_lacks("execve-check")) {
 		tap_na("Landlock through AT_EXECVE_CHECK", tap_kernel_lacks("execve-check"));
 		return tap_done();

@@ -2,7 +2,7 @@
 /*
  * forge-answer RULE COMMAND [ARG...]: runs COMMAND under a seccomp filter
  * that answers one system call in the kernel's place, as an attacker's
- * filter would (issue 9, family 3).  The filter is installed with
+ * filter would (docs/semantics.md section 7).  The filter is installed with
  * NO_NEW_PRIVS, so any user can do it, and every descendant inherits it.
  *
  *   check=N      execveat() with AT_EXECVE_CHECK returns N (0 or an errno name)

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The check cannot be forged by a seccomp filter (issue 9, family 3): real
-# filters (tests/helpers/forge-answer.c, NO_NEW_PRIVS, any user) answer one
-# system call in the kernel's place, and enforced launchers still refuse a
-# script on a noexec mount, as root and as uid 65534.  Each row has its
-# control: the same command without the filter.
+# The check cannot be forged by a seccomp filter (docs/semantics.md section
+# 7): real filters (tests/helpers/forge-answer.c, NO_NEW_PRIVS, any user)
+# answer one system call in the kernel's place, and enforced launchers still
+# refuse a script on a noexec mount, as root and as uid 65534.  Each row has
+# its control: the same command without the filter.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 

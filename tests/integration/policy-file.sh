@@ -1,6 +1,7 @@
 #!/bin/bash
-# The policy file as the attacker meets it (issue 9): a strict file that root
-# rewrites in place while interpreters start, and files that are cut short.
+# The policy file as the attacker meets it (docs/semantics.md section 7): a
+# strict file that root rewrites in place while interpreters start, and
+# files that are cut short.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 
@@ -45,11 +46,12 @@ expect "status: a complete file is trusted" 0 "policy file: /etc/trustedfor.conf
 expect "control: with it nothing is enforced and the file runs" 0 "1" "" -- \
 	as_nobody "$inc" "$noex/one"
 
-# User namespaces (issue 9, family 1): inside "unshare -Urm" a user can mount
-# over /etc, where their own file shows as uid 0, or hide the file.  Only
-# root of the initial user namespace counts, and only an identity uid_map
-# proves that uids seen here are the initial namespace's; so inside any
-# other namespace a file fails closed, and so does its absence.
+# User namespaces (docs/semantics.md section 7): inside "unshare -Urm" a
+# user can mount over /etc, where their own file shows as uid 0, or hide the
+# file.  Only root of the initial user namespace counts, and only an
+# identity uid_map proves that uids seen here are the initial namespace's;
+# so inside any other namespace a file fails closed, and so does its
+# absence.
 # in_userns WHO SCRIPT: SCRIPT in "unshare -Urm" started by WHO (root or
 # nobody); SCRIPT sees $TF, $inc, $lua, $noex, $policy (a complete file
 # that enforces nothing) and $libdir (the build's libraries: without /proc

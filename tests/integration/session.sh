@@ -1,6 +1,6 @@
 #!/bin/bash
-# The enforced session against the attacks that walk around it (SPEC section
-# 7, issue families 1 and 2), run for real: a new user namespace (unshare
+# The enforced session against the attacks that walk around it
+# (docs/semantics.md section 7), run for real: a new user namespace (unshare
 # -U, and unshare -Urm with a tmpfs over the policy file's directory), a
 # tracer that fakes the check (strace injecting execveat's answer under
 # policy 3, strace poking fstatfs's answer under policy 1, gdb returning 0

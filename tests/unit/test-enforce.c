@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The enforcement layer: SPEC section 3's securebits table, the policy file
+ * The enforcement layer: docs/semantics.md section 3's table of modes, the policy file
  * and the environment (which only ever tighten), and the audit log.  Each
  * case runs in a child of its own, because the library reads the policy file
  * and the environment once per process.
@@ -81,7 +81,7 @@ static void in_child(const char *what, unsigned int bits, const char *env,
 
 static unsigned int mode_bits;
 
-/* SPEC section 3: what each of the four modes lets through. */
+/* docs/semantics.md section 3: what each of the four modes lets through. */
 static void decision_table(const char *what)
 {
 	struct trusted_for_verdict v;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * SPEC section 5's securebits cases: both exec bits can be set and cleared
+ * docs/semantics.md section 5's securebits cases: both exec bits can be set and cleared
  * without privileges, are inherited across fork and execve, and once locked
  * cannot be cleared (EPERM).
  */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPEC section 5's interpreter matrix (7 scenarios x 4 modes) for
+# docs/semantics.md section 5's interpreter matrix (8 scenarios x 4 modes) for
 # trusted-python, under check policy 3, where "not executable" is a file
 # without the execute bit, and under policy 1, where it is a file (mode
 # 0755) on a noexec mount.  tests/conformance/interpreter-matrix.sh runs the

@@ -65,6 +65,13 @@ exports=$(nm -D --defined-only "$libdir/libtrustedfor.so" | awk '$2 == "T" { pri
 expect "only the API is exported, every symbol at TRUSTEDFOR_1.0" 0 \
 	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_confine_session@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_policy@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
 	-- echo -n "$exports"
+# Every exported function has a manual page: an alias that sources
+# trusted_for(3), so that "man trusted_for_check" finds it.
+for fn in $(nm -D --defined-only "$libdir/libtrustedfor.so" |
+	awk '$2 == "T" && $3 !~ /^trusted_for@/ { sub(/@.*/, "", $3); print $3 }'); do
+	expect "man3/$fn.3 sources trusted_for(3)" 0 ".so man3/trusted_for.3" "" \
+		-- cat "$D/root/usr/local/share/man/man3/$fn.3"
+done
 # trusted_for(3) promises thread safety: none of libc's calls that share a
 # static buffer between threads (strerror() among them).
 unsafe=$(nm -D --undefined-only "$libdir/libtrustedfor.so" | awk '{ sub(/@.*/, "", $2); print $2 }' |

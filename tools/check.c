@@ -82,5 +82,5 @@ static int cmd_check(int argc, char **argv)
 
 const struct command check_command = {
 	"check", cmd_check, "[--explain] [--policy N] FILE...",
-	"would each FILE be allowed to run as code, and why",
+	"would each FILE be allowed to run as code, and why"
 };

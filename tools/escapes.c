@@ -46,9 +46,9 @@ static int confined(void)
 
 void print_session(FILE *out)
 {
-	fprintf(out, "session: %s\n", confined() ?
-		"confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" :
-		"not confined");
+	const char *how = "confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)";
+
+	fprintf(out, "session: %s\n", confined() ? how : "not confined");
 }
 
 /* Why the enforcement in force does or does not depend on one way out. */
@@ -73,9 +73,9 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy
 
 	if (clone != 0 && max != 0 && apparmor != 1) {
 		fprintf(out, "%swarning: unprivileged user namespaces are allowed "
-			"(user.max_user_namespaces = %ld, kernel.unprivileged_userns_clone %s): "
-			"in one the kernel clears the securebits and a user can mount over "
-			"the policy file; %s\n",
+			     "(user.max_user_namespaces = %ld, kernel.unprivileged_userns_clone %s): "
+			     "in one the kernel clears the securebits and a user can mount over "
+			     "the policy file; %s\n",
 			prefix, max, clone < 0 ? "absent" : "= 1",
 			depends(p, in_session));
 		n++;
@@ -88,24 +88,27 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy
 				 "kernel.yama.ptrace_scope = %ld", yama);
 		/* The filter stops tracers inside the session, not outside. */
 		fprintf(out, "%swarning: ptrace is not restricted (%s): a tracer "
-			"started by a user rewrites an interpreter's answers; %s%s\n",
+			     "started by a user rewrites an interpreter's answers; %s%s\n",
 			prefix, yama_text, depends(p, 0),
 			p->enforce && in_session ? " (a tracer outside this session)" : "");
 		n++;
 	}
 	if (memfd < 2) {
 		char memfd_text[64];
+		const char *why;
 
 		if (memfd < 0)
 			snprintf(memfd_text, sizeof(memfd_text), "no vm.memfd_noexec");
 		else
 			snprintf(memfd_text, sizeof(memfd_text), "vm.memfd_noexec = %ld", memfd);
-		fprintf(out, "%swarning: a user can make an executable memfd (%s), "
-			"which passes the execute-permission check; %s\n",
-			prefix, memfd_text,
-			!p->enforce ? "nothing is enforced here" :
-			p->policy ? "the enforcement here depends on it (every policy judges a memfd by its mode)" :
-				"the enforcement here does not depend on it (policy 0 checks nothing)");
+		if (!p->enforce)
+			why = "nothing is enforced here";
+		else if (p->policy)
+			why = "the enforcement here depends on it (every policy judges a memfd by its mode)";
+		else
+			why = "the enforcement here does not depend on it (policy 0 checks nothing)";
+		fprintf(out, "%swarning: a user can make an executable memfd (%s), which passes the execute-permission check; %s\n",
+			prefix, memfd_text, why);
 		n++;
 	}
 	return n;

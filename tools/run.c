@@ -50,11 +50,12 @@ static int cmd_run(int argc, char **argv)
 	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
 		int err = errno;
 		struct trusted_for_policy p;
+		const char *hint = "";
 
 		trusted_for_get_policy(&p);
-		cli_error("run: cannot set the securebits: %s%s", strerror(err),
-			  p.securebits_known ? "" :
-			  " (this kernel has no exec securebits: Linux 6.14 or later needed)");
+		if (!p.securebits_known)
+			hint = " (this kernel has no exec securebits: Linux 6.14 or later needed)";
+		cli_error("run: cannot set the securebits: %s%s", strerror(err), hint);
 		return EXIT_RUN_FAILED;
 	}
 	/*
@@ -89,5 +90,5 @@ static int cmd_run(int argc, char **argv)
 const struct command run_command = {
 	"run", cmd_run,
 	"[--restrict-file] [--deny-interactive] [--lock [--no-confine]] -- COMMAND [ARG...]",
-	"run COMMAND with the exec securebits set, and locked with --lock",
+	"run COMMAND with the exec securebits set, and locked with --lock"
 };

@@ -26,6 +26,7 @@
 #define REASONS (TRUSTED_FOR_ERROR + 1)
 #define SCAN_MAX_DEPTH 256 /* open directories at once, under RLIMIT_NOFILE */
 #define SCAN_MAX_DEPTH_TEXT "256"
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
 struct scan {
 	unsigned int policy;
@@ -42,10 +43,12 @@ static void show_progress(struct scan *s, const char *path)
 {
 	char shown[64];
 	struct timespec now;
+	long ns;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((now.tv_sec - s->last_progress.tv_sec) * 1000000000L +
-		    (now.tv_nsec - s->last_progress.tv_nsec) < 100000000L)
+	ns = (now.tv_sec - s->last_progress.tv_sec) * 1000000000L;
+	ns += now.tv_nsec - s->last_progress.tv_nsec;
+	if (ns < 100000000L) /* ten lines a second at the most */
 		return;
 	s->last_progress = now;
 	tf_printable(shown, sizeof(shown), path);
@@ -76,8 +79,10 @@ static void report_error(struct scan *s, const char *path, const char *what)
  */
 static int is_shell_startup(const char *path, const char *name)
 {
-	static const char *const names[] = { ".profile", ".bashrc",
-		".bash_profile", ".bash_login", ".bash_logout", "bash.bashrc" };
+	static const char *const names[] = {
+		".profile", ".bashrc", ".bash_profile", ".bash_login",
+		".bash_logout", "bash.bashrc"
+	};
 	size_t len = strlen(path);
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -166,11 +171,9 @@ static void visit(struct scan *s, struct frame *stack, int *depth,
 			s->skipped++;
 		} else if (*depth >= SCAN_MAX_DEPTH) {
 			errno = 0;
-			report_error(s, child, "not descending: deeper than "
-					       SCAN_MAX_DEPTH_TEXT " levels");
+			report_error(s, child, "not descending: deeper than " SCAN_MAX_DEPTH_TEXT " levels");
 		} else {
-			fd = openat(dfd, name, O_RDONLY | O_DIRECTORY |
-						 O_NOFOLLOW | O_CLOEXEC);
+			fd = openat(dfd, name, DIR_FLAGS);
 			if (fd < 0) {
 				report_error(s, child, "cannot open directory");
 			} else {
@@ -270,10 +273,12 @@ static int cmd_scan(int argc, char **argv)
 		       s.shell_startup);
 	if (s.errors)
 		printf("errors: %lu\n", s.errors);
-	return s.errors ? EXIT_ERROR : s.refused ? EXIT_UNTRUSTED : EXIT_TRUSTED;
+	if (s.errors)
+		return EXIT_ERROR;
+	return s.refused ? EXIT_UNTRUSTED : EXIT_TRUSTED;
 }
 
 const struct command scan_command = {
 	"scan", cmd_scan, "[--policy N] [--one-file-system] [--quiet] DIR...",
-	"which regular files under each DIR would be refused, and why",
+	"which regular files under each DIR would be refused, and why"
 };

@@ -103,5 +103,5 @@ static int cmd_status(int argc, char **argv)
 
 const struct command status_command = {
 	"status", cmd_status, "",
-	"the policy and enforcement in force, where they come from, the kernel's features",
+	"the policy and enforcement in force, where they come from, the kernel's features"
 };

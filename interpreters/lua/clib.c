@@ -28,7 +28,10 @@
 #define LUA_IGMARK "-"
 
 /* loadlib.c's names for its two failures. */
-enum { ERRLIB = 1, ERRFUNC = 2 };
+enum {
+	ERRLIB = 1,
+	ERRFUNC = 2
+};
 
 /*
  * Loads the library in fd (or path, when fd is -1), and pushes the C

@@ -10,9 +10,10 @@
 #include <Python.h>
 
 /*
- * Called by the launcher's audit hook for every event.  Returns 0, or -1
- * with NotTrustedError set when the event's code is refused.  May end the
- * process (one line, status 126) when a refusal reaches the top level.
+ * Called by the audit hook (checks.c) for every event it does not handle
+ * itself.  Returns 0, or -1 with NotTrustedError set when the event's code
+ * is refused.  May end the process (one line, status 126) when a refusal
+ * reaches the top level.
  */
 int runner_audit(const char *event, PyObject *args);
 

@@ -10,6 +10,9 @@
 #   make check-fresh  make check from a clean clone in a fresh Debian 12
 #                 root (debootstrap), as CI runs it
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
+#   make deb      the Debian packages (debian/), left in build/deb/, lintian clean
+#   make deploy-check  install them in an overlay of this root, log a user in,
+#                 check enforcement through the diverted interpreters, purge
 #   make shells   trusted-dash and trusted-bash (part of every build; the
 #                 compiled trees are cached in /var/tmp/trustedfor-shells)
 
@@ -17,7 +20,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps build shells asan demo check check-fast check-fresh kernel-check guest-check bench install clean
+.PHONY: all deps build shells asan deb deploy-check demo check check-fast check-fresh kernel-check guest-check bench install clean
 
 all: build
 
@@ -37,6 +40,13 @@ asan: deps
 		-Dc_args=-fno-sanitize-recover=all
 	ninja -C $(ASAN_BUILD)
 
+# tools/deb.sh builds on a copy of the tree outside it, then runs lintian.
+deb: deps
+	tools/deb.sh $(BUILD)/deb
+
+deploy-check: build deb
+	tests/run.py --cmd deploy "tests/integration/deploy.sh $(BUILD)"
+
 demo: build
 	tools/demo.sh $(BUILD)
 
@@ -52,9 +62,10 @@ GUEST_6.1 = --section "6.1 guest" --cmd guest-6.1 "kernel/userspace.sh 6.1 $(BUI
 GUEST_6.12 = --section "6.12+series guest" --cmd kernel kernel/check.sh \
 	--cmd guest-6.12 "kernel/userspace.sh 6.12 $(BUILD)"
 
-check: build asan
+check: build asan deb
 	tests/run.py --build $(BUILD) --build $(ASAN_BUILD) \
 		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" \
+		--cmd deploy "tests/integration/deploy.sh $(BUILD)" \
 		--section "6.12+series guest" --cmd kernel kernel/check.sh
 
 # The guests alone, while working on them.

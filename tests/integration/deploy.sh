@@ -1,0 +1,183 @@
+#!/bin/bash
+# tests/integration/deploy.sh BUILD: the deployment end to end, with the
+# Debian packages that "make deb" left in BUILD/deb.  As root, in a private
+# mount and PID namespace whose root is an overlay of this machine's root
+# (lower: / read-only, upper: a tmpfs), entered with pivot_root: dpkg,
+# /etc and /usr change in the tmpfs only and vanish with the namespace.  On
+# CI this machine is itself the fresh Debian 12 root of make check-fresh;
+# an overlay costs a second where a debootstrap costs minutes.
+#
+# Installs the packages, the diversion package last; checks that the
+# diverted python3.11, lua5.4, dash and bash behave as Debian's with
+# nothing enforced; logs a user in (su -l) and checks that in the session
+# the system's own python3, sh, bash and lua5.4 refuse a script on a noexec
+# mount and run it from an exec mount; purges everything and checks that
+# the system is as before: the same diversions, the same interpreter
+# binaries (the same inodes and bytes), the same files.
+export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
+. "$TF_SRC/tests/lib.sh"
+debs=$TF_BUILD/deb
+interpreters="/usr/bin/python3.11 /usr/bin/lua5.4 /bin/dash /bin/bash"
+
+if [ "$(id -u)" != 0 ]; then
+	not_run "deployment" "needs root (dpkg in an overlay of the root)"
+	done_testing
+fi
+if ! ls "$debs"/trustedfor-divert-interpreters_*.deb >/dev/null 2>&1; then
+	not_run "deployment" "no packages in $debs (make deb)"
+	done_testing
+fi
+
+# --- outside: a private mount and PID namespace ------------------------------
+if [ -z "${TF_DEPLOY_ROOT:-}" ]; then
+	mnt=$(mktemp -d /tmp/trustedfor-deploy.XXXXXX)
+	TF_DEPLOY_ROOT=$mnt unshare --mount --propagation private --pid --fork \
+		--kill-child "$0" "$@"
+	status=$?
+	rmdir "$mnt"
+	exit "$status"
+fi
+
+# --- inside: the overlay root ---------------------------------------------
+# No /proc, /sys, /dev, /tmp of the host: those of this namespace.
+root=$TF_DEPLOY_ROOT/root
+if ! {
+	mount -t tmpfs -o mode=0755 trustedfor-deploy "$TF_DEPLOY_ROOT" &&
+		mkdir "$TF_DEPLOY_ROOT/upper" "$TF_DEPLOY_ROOT/work" "$root" &&
+		mount -t overlay trustedfor-deploy -o "lowerdir=/,upperdir=$TF_DEPLOY_ROOT/upper,workdir=$TF_DEPLOY_ROOT/work" "$root" &&
+		mount -t proc -o nosuid,nodev,noexec proc "$root/proc" &&
+		mount -t sysfs -o nosuid,nodev,noexec sysfs "$root/sys" &&
+		mount --rbind /dev "$root/dev" &&
+		mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/tmp" &&
+		mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs "$root/run" &&
+		cd "$root" && pivot_root . . && umount -l . && cd /
+}; then
+	not_ok "an overlay of the root in a private namespace"
+	done_testing
+fi
+ok "an overlay of the root in a private namespace"
+TF_TMP=$(mktemp -d /tmp/deploy.XXXXXX)
+chmod 0755 "$TF_TMP"
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C
+# The system's commands, as a login has them (not a developer's pyenv).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+unset TRUSTEDFOR_ENFORCE PYTHONPATH PYTHONHOME LUA_INIT ENV BASH_ENV
+# Root's python3 would write missing .pyc files under /usr/lib/python3.11.
+export PYTHONDONTWRITEBYTECODE=1
+pkgs=(libtrustedfor1 libtrustedfor-dev trusted-for trusted-python trusted-lua
+	trusted-shells)
+[ -e "$debs"/libpam-trustedfor_*.deb ] && pkgs+=(libpam-trustedfor)
+
+# What the packages may change, to compare after the purge: the diversions,
+# the interpreters (bytes, mode, owner, time), every path under /usr, /etc
+# and dpkg's database, and the installed packages.  (Not the inode, which
+# the diversion keeps on a real filesystem: the overlay copies a file up
+# when it is linked, and the copy has an inode of its own.)
+snapshot() {
+	dpkg-divert --list | sort >"$TF_TMP/$1.diversions"
+	# shellcheck disable=SC2086
+	{ sha256sum $interpreters; stat -L -c '%n %a %U %G %Y' $interpreters; } >"$TF_TMP/$1.interpreters"
+	find /usr /etc /var/lib/dpkg/info /var/lib/dpkg/alternatives -xdev \
+		-printf '%y %m %U %G %p\n' | sort >"$TF_TMP/$1.files"
+	dpkg-query -W -f '${Package} ${Version} ${Status}\n' | sort >"$TF_TMP/$1.packages"
+}
+same() {
+	if cmp -s "$TF_TMP/before.$2" "$TF_TMP/after.$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff "$TF_TMP/before.$2" "$TF_TMP/after.$2" | head -20 | sed 's/^/#   /'
+	fi
+}
+
+# The user and the mounts exist before and after: made first.
+useradd -m -s /bin/bash tfdeploy
+make_mounts
+for d in exec noexec; do
+	printf 'print("python ran")\n' >"$TF_TMP/$d/x.py"
+	printf 'print("lua ran")\n' >"$TF_TMP/$d/x.lua"
+	printf 'echo "shell ran"\n' >"$TF_TMP/$d/x.sh"
+	chmod 0644 "$TF_TMP/$d"/x.*
+done
+# The administrator's steps (README "Deploying"): policy 1, and the PAM line
+# once the module is there.
+printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf
+# session USER-COMMAND: USER-COMMAND in a login session of tfdeploy.
+if [[ " ${pkgs[*]} " = *" libpam-trustedfor "* ]]; then
+	echo "session required pam_trustedfor.so restrict_file lock confine" >>/etc/pam.d/su-l
+	session() { su -l tfdeploy -c "$1"; }
+else
+	echo "# libpam-trustedfor is not built yet: the session's bits come from trusted-for run --lock"
+	session() { trusted-for run --restrict-file --lock -- su -l tfdeploy -c "$1"; }
+fi
+snapshot before
+
+# --- install ----------------------------------------------------------------
+list=()
+for p in "${pkgs[@]}"; do list+=("$(ls "$debs/${p}_"*.deb)"); done
+expect "dpkg -i ${pkgs[*]}" 0 "*" "*" -- dpkg -i "${list[@]}"
+expect "trusted-for is installed" 0 "*" "" -- trusted-for status
+expect "dpkg -i trustedfor-divert-interpreters" 0 "*" "*" \
+	-- dpkg -i "$debs"/trustedfor-divert-interpreters_*.deb
+want=$(for path in $interpreters; do
+	echo "diversion of $path to $path.distrib by trustedfor-divert-interpreters"
+done | sort)
+expect "dpkg-divert --list: the four interpreters" 0 "$want" "" \
+	-- sh -c 'dpkg-divert --list | grep " by trustedfor-divert-interpreters$" | sort'
+while read -r sum path; do
+	expect "$path.distrib is Debian's binary" 0 "$sum  $path.distrib" "" -- sha256sum "$path.distrib"
+done < <(head -4 "$TF_TMP/before.interpreters")
+for pair in python3.11:trusted-python lua5.4:trusted-lua dash:trusted-dash bash:trusted-bash; do
+	path=$(dpkg-divert --list "*/${pair%%:*}" | awk '{ print $3 }')
+	expect "$path is ${pair#*:}" 0 "" "" -- cmp "$path" "/usr/bin/${pair#*:}"
+done
+
+# --- with nothing enforced, they behave as Debian's ------------------------
+expect "python3: sys.executable, sys.prefix, the standard library" 0 \
+	"/usr/bin/python3 /usr /usr/lib/python3.11/json/__init__.py" "" \
+	-- python3 -c 'import sys, json; print(sys.executable, sys.prefix, json.__file__)'
+expect "python3 -m venv, and the venv's python" 0 "$TF_TMP/venv" "" \
+	-- sh -c "python3 -m venv --without-pip $TF_TMP/venv && $TF_TMP/venv/bin/python -c 'import sys; print(sys.prefix)'"
+expect "sh is trusted-dash and runs a script" 0 "shell ran" "" -- sh "$TF_TMP/noexec/x.sh"
+expect "lua5.4 runs a script" 0 "lua ran" "" -- lua5.4 "$TF_TMP/noexec/x.lua"
+
+# --- a login session through PAM -----------------------------------------
+if kernel_lacks exec-securebits; then
+	not_applicable "a login session with the securebits" "$na_why"
+else
+	expect "the session: securebits locked" 0 \
+		"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off" "" \
+		-- session "trusted-for status | grep '^securebits:'"
+	expect "the session: confined" 0 \
+		"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" \
+		-- session "trusted-for status | grep '^session:'"
+	# COMMAND SCRIPT NAME-IN-THE-MESSAGE OUTPUT (the shells name themselves
+	# as their patches do, whatever argv[0] is)
+	while read -r cmd script name out; do
+		expect "the session: $cmd $script on a noexec mount is refused" 126 "" \
+			"$name: $TF_TMP/noexec/$script: not trusted for execution: noexec mount" \
+			-- session "$cmd $TF_TMP/noexec/$script"
+		expect "the session: $cmd $script on an exec mount runs" 0 "$out" "" \
+			-- session "$cmd $TF_TMP/exec/$script"
+	done <<-EOF
+		python3 x.py python3 python ran
+		sh x.sh trusted-dash shell ran
+		bash x.sh trusted-bash shell ran
+		lua5.4 x.lua lua5.4 lua ran
+	EOF
+fi
+
+# --- purge: the system as before ------------------------------------------
+expect "dpkg --purge trustedfor-divert-interpreters" 0 "*" "*" \
+	-- dpkg --purge trustedfor-divert-interpreters
+# shellcheck disable=SC2086
+expect "the interpreters are Debian's again" 0 "" "" \
+	-- bash -c "sha256sum $interpreters | cmp - <(head -4 $TF_TMP/before.interpreters)"
+expect "dpkg --purge ${pkgs[*]}" 0 "*" "*" -- dpkg --purge "${pkgs[@]}"
+snapshot after
+same "dpkg-divert --list as before" diversions
+same "the interpreters as before: bytes, mode, owner, time" interpreters
+same "no file left, none missing, under /usr, /etc and dpkg's database" files
+same "the installed packages as before" packages
+done_testing

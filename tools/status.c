@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "escapes.h"
+#include "interpreters.h"
 #include "printable.h"
 
 static const char *policy_name(unsigned int policy)
@@ -98,6 +99,10 @@ static int cmd_status(int argc, char **argv)
 	       targets[p.log_target]);
 	print_session(stdout);
 	print_escapes(stdout, "", &p);
+	if (print_interpreters(stdout) < 0) {
+		cli_error("status: out of memory listing the interpreters on PATH");
+		return EXIT_ERROR;
+	}
 	return EXIT_TRUSTED;
 }
 

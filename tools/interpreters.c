@@ -27,7 +27,9 @@
 /*
  * The commands that run code from a file or an argument, by name: a name
  * here, or one of them followed by a version made of digits and dots
- * (python3.11, perl5.36.0, lua5.4).  docs/inventory.md says what each is.
+ * (python3.11, perl5.36.0, lua5.4), and either with dpkg-divert's
+ * ".distrib" (where a diversion keeps the stock interpreter, still on
+ * PATH).  docs/inventory.md says what each is.
  */
 static const char *const names[] = {
 	"python", "perl", "lua", "luajit", "sh", "dash", "bash", "rbash", "zsh",
@@ -39,11 +41,16 @@ static const char *const names[] = {
 
 static int is_interpreter(const char *entry)
 {
+	static const char diverted[] = ".distrib";
+	size_t len = strlen(entry);
+
+	if (len > strlen(diverted) && !strcmp(entry + len - strlen(diverted), diverted))
+		len -= strlen(diverted);
 	for (size_t i = 0; names[i]; i++) {
 		size_t n = strlen(names[i]);
 
-		if (!strncmp(entry, names[i], n) &&
-		    strspn(entry + n, "0123456789.") == strlen(entry + n))
+		if (n <= len && !strncmp(entry, names[i], n) &&
+		    strspn(entry + n, "0123456789.") >= len - n)
 			return 1;
 	}
 	return 0;

@@ -24,6 +24,9 @@ ln -s "$TL" "$a/trusted-lua"
 ln -s /bin/ls "$a/ls"                       # not an interpreter's name
 cp "$TP" "$a/python3" && chmod 0755 "$a/python3"   # a launcher under a stock name
 cp /usr/bin/python3.11 "$a/trusted-python3"       # a stock one under a launcher's
+ln /usr/bin/perl "$a/perl.distrib" 2>/dev/null || cp /usr/bin/perl "$a/perl.distrib"
+ln -s "$TL" "$a/lua5.4.distrib"
+printf '#!/bin/sh\n' >"$a/perl.dist" && chmod 0755 "$a/perl.dist"   # not a diverted name
 printf '#!/bin/sh\nexec lua5.4 "$@"\n' >"$a/lua" && chmod 0755 "$a/lua"
 printf '#!/bin/sh\n' >"$a/python3.11-config" && chmod 0755 "$a/python3.11-config"
 mkfifo "$a/ruby"
@@ -41,7 +44,9 @@ interpreters() {
 }
 
 want_a="interpreter: lua ($a/lua): not enlightened (not an ELF file)
+interpreter: lua5.4.distrib ($a/lua5.4.distrib): enlightened
 interpreter: perl ($a/perl): not enlightened
+interpreter: perl.distrib ($a/perl.distrib): not enlightened
 interpreter: php ($a/php): not enlightened (not an ELF file)
 interpreter: python3 ($a/python3): enlightened
 interpreter: python3.11 ($a/python3.11): not enlightened

@@ -36,7 +36,7 @@ static const char *const names[] = {
 	"ksh", "mksh", "csh", "tcsh", "fish", "busybox", "awk", "gawk", "mawk",
 	"nawk", "ruby", "node", "nodejs", "php", "tclsh", "wish", "guile",
 	"Rscript", "trusted-python", "trusted-lua", "trusted-dash",
-	"trusted-bash", "inc", NULL,
+	"trusted-bash", "inc", NULL
 };
 
 static int is_interpreter(const char *entry)
@@ -103,7 +103,7 @@ static int read_mark(int fd, const char **why)
 	*why = "an ELF file of another byte order";
 	if ((eh[EI_CLASS] != ELFCLASS32 && !is64) ||
 	    eh[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB :
-							     ELFDATA2MSB))
+									ELFDATA2MSB))
 		return -1;
 	phoff = FIELD(is64, eh, Elf64_Ehdr, Elf32_Ehdr, e_phoff);
 	phnum = FIELD(is64, eh, Elf64_Ehdr, Elf32_Ehdr, e_phnum);
@@ -201,7 +201,10 @@ int print_interpreters(FILE *out)
 {
 	const char *path = getenv("PATH");
 	char *copy, *dir, *save = NULL, file[PATH_MAX];
-	struct { dev_t dev; ino_t ino; } dirs[64];
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} dirs[64];
 	struct names seen = { NULL, 0 };
 	size_t ndirs = 0;
 	int r = 0;

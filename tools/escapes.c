@@ -6,15 +6,11 @@
  * force depends on.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ptrace.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "escapes.h"
+#include "session.h"
 
 /* A sysctl's integer value, or -1 when the kernel has no such knob. */
 static long sysctl(const char *path)
@@ -30,25 +26,11 @@ static long sysctl(const char *path)
 	return value;
 }
 
-/*
- * The confinement of trusted_for_confine_session(), recognised by answers
- * the kernel alone never gives and that change nothing: setns() on no
- * descriptor is EBADF, ptrace() of pid 0 is ESRCH; the filter says EPERM.
- */
-static int confined(void)
-{
-	int userns, traced;
-
-	userns = syscall(SYS_setns, -1, CLONE_NEWUSER) < 0 && errno == EPERM;
-	traced = ptrace(PTRACE_PEEKDATA, 0, NULL, NULL) < 0 && errno == EPERM;
-	return userns && traced;
-}
-
 void print_session(FILE *out)
 {
 	const char *how = "confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)";
 
-	fprintf(out, "session: %s\n", confined() ? how : "not confined");
+	fprintf(out, "session: %s\n", tf_session_confined() ? how : "not confined");
 }
 
 /* Why the enforcement in force does or does not depend on one way out. */
@@ -68,7 +50,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy
 	long apparmor = sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	long yama = sysctl("/proc/sys/kernel/yama/ptrace_scope");
 	long memfd = sysctl("/proc/sys/vm/memfd_noexec");
-	int in_session = confined(), n = 0;
+	int in_session = tf_session_confined(), n = 0;
 	char yama_text[64];
 
 	if (clone != 0 && max != 0 && apparmor != 1) {

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pam_trustedfor: a PAM session module that turns enforcement on for a
+ * login session.  It sets the exec securebits (and their locks) in the
+ * process that opens the session and, if asked, confines it with
+ * trusted_for_confine_session().  Both are inherited across fork() and
+ * execve(), so they reach the user's shell when the caller forks the
+ * session's processes from the thread that called pam_open_session():
+ * login, su and sshd all do (see pam_trustedfor(8)).
+ *
+ * An administrator who asked for enforcement must never get a session
+ * without it: whatever the module cannot do, or cannot understand, fails
+ * the session, with one log line that says why.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <syslog.h>
+
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+#include <security/pam_modutil.h>
+
+#include "missing.h"
+#include "printable.h"
+#include "session.h"
+#include "trustedfor.h"
+
+struct config {
+	unsigned int bits; /* SECBIT_EXEC_* to set, locks included */
+	bool confine;
+	bool nonroot;
+	const char *group;
+};
+
+#define REASON_MAX 512
+
+/* Reasons go between double quotes in the log line: see tf_quoted(). */
+static int reason(char *why, const char *text)
+{
+	snprintf(why, REASON_MAX, "%s", text);
+	return -1;
+}
+
+static int bad_option(const char *a, char *why)
+{
+	char q[256];
+	bool group = !strncmp(a, "group=", 6);
+
+	tf_quoted(q, sizeof(q), a);
+	snprintf(why, REASON_MAX, "%s '%s'%s", group ? "option" : "unknown option",
+		 q, group ? ": give one group= with a name" : "");
+	return -1;
+}
+
+static int parse(int argc, const char **argv, struct config *c, char *why)
+{
+	bool lock = false;
+
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "restrict_file"))
+			c->bits |= SECBIT_EXEC_RESTRICT_FILE;
+		else if (!strcmp(a, "deny_interactive"))
+			c->bits |= SECBIT_EXEC_DENY_INTERACTIVE;
+		else if (!strcmp(a, "lock"))
+			lock = true;
+		else if (!strcmp(a, "confine"))
+			c->confine = true;
+		else if (!strcmp(a, "nonroot"))
+			c->nonroot = true;
+		else if (!strncmp(a, "group=", 6) && a[6] && !c->group)
+			c->group = a + 6;
+		else
+			return bad_option(a, why);
+	}
+	if (lock && !c->bits)
+		return reason(why, "option 'lock' without restrict_file or deny_interactive");
+	if (!c->bits && !c->confine)
+		return reason(why, "nothing to enforce: give restrict_file, deny_interactive or confine");
+	if (lock)
+		c->bits |= c->bits << 1; /* each lock bit is its bit's neighbour */
+	return 0;
+}
+
+/* 1 when the user is in the group (primary or supplementary), 0 when not, -1 on error. */
+static int in_group(const struct passwd *pw, gid_t gid, char *why)
+{
+	int n = 64, got;
+	gid_t *groups = NULL;
+
+	for (;;) {
+		gid_t *more = realloc(groups, (size_t)n * sizeof(*groups));
+
+		if (!more)
+			break;
+		groups = more;
+		got = n;
+		if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &got) >= 0) {
+			int found = 0;
+
+			for (int i = 0; i < got; i++)
+				found |= groups[i] == gid;
+			free(groups);
+			return found;
+		}
+		/* got is the number needed; never trust it to shrink. */
+		if (got <= n || got > 65536)
+			break;
+		n = got;
+	}
+	free(groups);
+	return reason(why, "cannot list the groups of the user");
+}
+
+/* 1 when the session is in scope, 0 when not, -1 (and why) when unknown. */
+static int in_scope(pam_handle_t *pamh, const struct config *c,
+		    const struct passwd *pw, char *why)
+{
+	struct group *gr;
+
+	if (c->nonroot && pw->pw_uid == 0)
+		return 0;
+	if (!c->group)
+		return 1;
+	gr = pam_modutil_getgrnam(pamh, c->group);
+	if (!gr) {
+		char q[256];
+
+		tf_quoted(q, sizeof(q), c->group);
+		snprintf(why, REASON_MAX, "group '%s' not found", q);
+		return -1;
+	}
+	return in_group(pw, gr->gr_gid, why);
+}
+
+/*
+ * Sets the bits, on top of those already set (a session opened inside an
+ * enforced one keeps its locked bits), and reads them back: the shell is
+ * never started if the kernel did not take every one.
+ */
+static int set_bits(unsigned int bits, unsigned int *now, char *why)
+{
+	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0), got;
+	unsigned int want = (unsigned int)old | bits;
+
+	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
+		int err = errno;
+		struct trusted_for_policy p;
+
+		/* The library's probe, not the kernel's version, says why. */
+		trusted_for_get_policy(&p);
+		snprintf(why, REASON_MAX, "cannot set the securebits: %s%s",
+			 strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error",
+			 p.securebits_known ? "" :
+			 " (this kernel has no exec securebits: Linux 6.14 or later needed)");
+		return -1;
+	}
+	got = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (got < 0 || ((unsigned int)got & want) != want) {
+		return reason(why, "the kernel did not keep the securebits");
+	}
+	*now = (unsigned int)got;
+	return 0;
+}
+
+static const char *state(unsigned int bits, unsigned int bit, unsigned int lock)
+{
+	if (bits & lock)
+		return bits & bit ? "on, locked" : "off, locked";
+	return bits & bit ? "on" : "off";
+}
+
+#define WHO_MAX 300
+
+static int open_session(pam_handle_t *pamh, int argc, const char **argv,
+			char *who, char *why)
+{
+	struct config c;
+	const void *item = NULL;
+	const struct passwd *pw;
+	unsigned int now = 0;
+	const char *confined = "no";
+	char name[256];
+	int r;
+
+	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS || !item) {
+		reason(why, "no user in this PAM transaction");
+		return PAM_SESSION_ERR;
+	}
+	tf_quoted(name, sizeof(name), item);
+	pw = pam_modutil_getpwnam(pamh, item);
+	if (!pw) {
+		snprintf(who, WHO_MAX, "user=\"%s\"", name);
+		reason(why, "user not found");
+		return PAM_SESSION_ERR;
+	}
+	snprintf(who, WHO_MAX, "user=\"%s\" uid=%u", name, (unsigned int)pw->pw_uid);
+	if (parse(argc, argv, &c, why) < 0)
+		return PAM_SESSION_ERR;
+	r = in_scope(pamh, &c, pw, why);
+	if (r < 0)
+		return PAM_SESSION_ERR;
+	if (r == 0) {
+		pam_syslog(pamh, LOG_DEBUG, "not in scope %s", who);
+		return PAM_IGNORE;
+	}
+	if (c.bits && set_bits(c.bits, &now, why) < 0)
+		return PAM_SESSION_ERR;
+	if (c.confine && tf_session_confined()) {
+		confined = "inherited";
+	} else if (c.confine) {
+		if (trusted_for_confine_session(0) < 0) {
+			int err = errno;
+
+			snprintf(why, REASON_MAX, "cannot confine the session: %s",
+				 strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error");
+			return PAM_SESSION_ERR;
+		}
+		confined = "yes";
+	}
+	if (!c.bits)
+		now = (unsigned int)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	pam_syslog(pamh, LOG_NOTICE,
+		   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\"",
+		   who, state(now, SECBIT_EXEC_RESTRICT_FILE, SECBIT_EXEC_RESTRICT_FILE_LOCKED),
+		   state(now, SECBIT_EXEC_DENY_INTERACTIVE, SECBIT_EXEC_DENY_INTERACTIVE_LOCKED),
+		   confined, now);
+	return PAM_SUCCESS;
+}
+
+PAM_EXTERN __attribute__((visibility("default"))) int
+pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	char who[WHO_MAX] = "user=\"\"", why[REASON_MAX] = "";
+	int r;
+
+	(void)flags;
+	r = open_session(pamh, argc, argv, who, why);
+	if (r == PAM_SESSION_ERR)
+		pam_syslog(pamh, LOG_ERR, "refused %s reason=\"%s\"", who, why);
+	return r;
+}
+
+/* Nothing to undo: the bits and the filter end with the session's processes. */
+PAM_EXTERN __attribute__((visibility("default"))) int
+pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	(void)pamh;
+	(void)flags;
+	(void)argc;
+	(void)argv;
+	return PAM_SUCCESS;
+}

@@ -12,6 +12,11 @@
  *   unenforce=N  PR_GET_SECUREBITS returns N (0: no bits) and the policy
  *                file's open() (its exact flags) says ENOENT: enforcement
  *                reads as off, in the initial user namespace
+ *   setsecurebits=N  PR_SET_SECUREBITS returns N (0: the bits stay as
+ *                they were), so that a session cannot be enforced
+ *   seccomp=N    seccomp() returns N (ENOSYS: a kernel without the call,
+ *                which cannot load a filter on every thread at once), so
+ *                that a session cannot be confined
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,7 +56,7 @@ int main(int argc, char **argv)
 	int rc, n;
 
 	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|unenforce=ANSWER COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|unenforce|setsecurebits|seccomp=ANSWER COMMAND [ARG...]\n");
 		return 2;
 	}
 	n = answer(eq + 1);
@@ -73,7 +78,12 @@ int main(int argc, char **argv)
 		if (rc == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(openat), 1,
 					      SCMP_A2(SCMP_CMP_EQ, POLICY_FILE_FLAGS));
-	} else
+	} else if (!strncmp(argv[1], "setsecurebits=", 14))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECUREBITS));
+	else if (!strncmp(argv[1], "seccomp=", 8))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 0);
+	else
 		rc = -EINVAL;
 	if (rc < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    seccomp_load(ctx) < 0) {

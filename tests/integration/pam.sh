@@ -1,0 +1,293 @@
+#!/bin/bash
+# pam_trustedfor.so, loaded by the system's own su (util-linux) and by
+# pamtester from the build directory, through service files in this test's
+# namespace only (/etc and /dev are overlays here: the host's stay as they
+# are).  The module's log lines are read from a socket mounted on /dev/log.
+#
+# In a session of uid 65534 (and of root) opened with
+#   restrict_file deny_interactive lock confine
+# trusted-for status shows the bits set and locked and the confinement, and
+# the build's trusted interpreters refuse a script on a noexec mount with
+# the exact message and status 126 while the same file on an exec mount
+# runs, under check policy 3 (no policy file) and 1.  Then: whom it applies
+# to (group=, nonroot), and every way it fails the session: a bad option,
+# PR_SET_SECUREBITS refused or ignored, the confinement refused (the
+# kernel's answers forged by tests/helpers/forge-answer.c), each with its
+# log line.
+. "$TF_SRC/tests/lib.sh"
+. "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
+enter_private_namespace "$@"
+make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
+export LC_ALL=C
+for tool in pamtester /usr/bin/python3.11 logger; do
+	command -v "$tool" >/dev/null || {
+		not_ok "$tool is installed (tools/install-deps.sh)"
+		done_testing
+	}
+done
+
+MODULE=$TF_BUILD/pam/pam_trustedfor.so
+TF=$TF_BUILD/tools/trusted-for
+FORGE=$TF_BUILD/tests/forge-answer
+X=$TF_TMP/exec N=$TF_TMP/noexec
+chmod 0777 "$X" "$N"
+
+# /etc: a group for the scope cases, and uid 65534 with a home and a shell
+# (su -l runs the user's shell from its home).
+etc_overlay || { not_ok "overlay /etc"; done_testing; }
+sed -i "s|^nobody:\([^:]*\):65534:65534:\([^:]*\):[^:]*:[^:]*\$|nobody:\1:65534:65534:\2:$X:/bin/bash|" /etc/passwd
+grep -qx "nobody:x:65534:65534:nobody:$X:/bin/bash" /etc/passwd ||
+	{ not_ok "give uid 65534 a home and a shell in /etc/passwd"; done_testing; }
+echo "trustedfor-pam:x:64990:nobody" >>/etc/group
+
+# /dev/log: there may be no syslog daemon, and its messages are the host's.
+# An overlay on /dev gives a file to mount this test's socket on; the
+# filesystems mounted under /dev come back on top of it.
+# The sink ends with this script, when its standard input closes.
+sink_script='
+import os, select, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+print("ready", flush=True)
+with open(sys.argv[2], "a") as log:
+    while True:
+        ready, _, _ = select.select([s, sys.stdin], [], [])
+        if sys.stdin in ready and not os.read(sys.stdin.fileno(), 1):
+            break
+        if s not in ready:
+            continue
+        m = s.recv(65536).decode(errors="replace")
+        if "trustedfor-test-mark " in m:
+            print(m.split("trustedfor-test-mark ", 1)[1], flush=True)
+        else:
+            log.write(m + "\n")
+            log.flush()
+'
+mkdir -p "$TF_TMP/dev-upper" "$TF_TMP/dev-work" "$TF_TMP/hostdev"
+mount --rbind /dev "$TF_TMP/hostdev" &&
+	mount -t overlay trustedfor-dev \
+		-o "lowerdir=/dev,upperdir=$TF_TMP/dev-upper,workdir=$TF_TMP/dev-work" /dev ||
+	{ not_ok "overlay /dev"; done_testing; }
+for sub in pts shm mqueue; do
+	mountpoint -q "$TF_TMP/hostdev/$sub" && mount --bind "$TF_TMP/hostdev/$sub" "/dev/$sub"
+done
+rm -f /dev/log && touch /dev/log
+coproc SINK { exec /usr/bin/python3.11 -c "$sink_script" "$TF_TMP/log.sock" "$TF_TMP/log"; }
+read -r ready <&"${SINK[0]}"
+[ "$ready" = ready ] && mount --bind "$TF_TMP/log.sock" /dev/log ||
+	{ not_ok "a syslog socket on /dev/log"; done_testing; }
+
+# module_log: the module's lines since the last call, without the syslog
+# header: a mark sent after the command comes back once every line before
+# it is written.
+marks=0
+module_log() {
+	marks=$((marks + 1))
+	logger -u "$TF_TMP/log.sock" "trustedfor-test-mark $marks"
+	local mark
+	read -r mark <&"${SINK[0]}"
+	[ "$mark" = "$marks" ] || echo "mark $mark, not $marks"
+	grep -o 'pam_trustedfor(.*' "$TF_TMP/log"
+	: >"$TF_TMP/log"
+}
+
+# service NAME ARGS...: /etc/pam.d/NAME with the module and ARGS in its
+# session stack; root authenticates as anyone (pam_rootok).
+service() {
+	local name=$1
+	shift
+	cat >"/etc/pam.d/$name" <<EOF
+auth sufficient pam_rootok.so
+auth required pam_deny.so
+account required pam_permit.so
+session required $MODULE $*
+session required pam_permit.so
+EOF
+}
+
+# in_session USER COMMAND: COMMAND in USER's login session opened by su -l.
+in_session() { su -l "$1" -c "$2"; }
+
+# expect_log WHAT LINE: the module logged exactly LINE since the last call.
+expect_log() { expect "$1" 0 "$2" "" -- module_log; }
+
+ENFORCED="securebits: 0xf00, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE on (locked)"
+CONFINED="session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)"
+SESSION_ERR="su: cannot open session: Cannot make/remove an entry for the specified session"
+# What trusted-for status says of the session (su -l clears the environment).
+STATUS="$TF status | grep -E '^(securebits|session):'"
+
+# Scripts on both mounts, each printing its interpreter's name.
+for m in "$X" "$N"; do
+	printf 'print("python ran")\n' >"$m/x.py"
+	printf 'print("lua ran")\n' >"$m/x.lua"
+	printf 'echo shell ran\n' >"$m/x.sh"
+	chmod 0755 "$m"/x.*
+done
+# Under policy 3 Debian's Python library (mode 0644) needs an executable copy.
+trusted_stdlib "$X/python" || not_ok "an executable copy of Python's library"
+declare -A interp=(
+	[python]="$TF_BUILD/interpreters/python/trusted-python x.py python"
+	[lua]="$TF_BUILD/interpreters/lua/trusted-lua x.lua lua"
+)
+if [ -e "$TF_BUILD/shells/trusted-dash" ]; then
+	interp[dash]="$TF_BUILD/shells/trusted-dash x.sh shell"
+	interp[bash]="$TF_BUILD/shells/trusted-bash x.sh shell"
+else
+	not_ok "this build has trusted-dash and trusted-bash (meson -Dshells=true)"
+fi
+
+if kernel_lacks exec-securebits; then
+	no_securebits=$na_why
+	for what in "an enforced session as root and as uid 65534" \
+		"the trusted interpreters in an enforced session" "group= and nonroot"; do
+		not_applicable "$what" "$no_securebits"
+	done
+	# What the module must do here: fail the session, and say why.
+	service su-l restrict_file
+	expect "no exec securebits: su -l fails" 1 "" "$SESSION_ERR" -- in_session nobody true
+	expect_log "... and the log says the kernel lacks them" \
+		"pam_trustedfor(su-l:session): refused user=\"nobody\" uid=65534 reason=\"cannot set the securebits: Operation not permitted (this kernel has no exec securebits: Linux 6.14 or later needed)\""
+	done_testing
+fi
+
+# The enforced session, as uid 65534 and as root.
+service su-l restrict_file deny_interactive lock confine
+for user in nobody root; do
+	uid=$(id -u "$user")
+	expect "su -l $user: status shows the bits set and locked, and the confinement" 0 \
+		"$ENFORCED
+$CONFINED" "" -- in_session "$user" "$STATUS"
+	expect_log "... and the module logs what it set" \
+		"pam_trustedfor(su-l:session): enforcing user=\"$user\" uid=$uid restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\""
+done
+
+# The build's trusted interpreters in that session, under policy 3 and 1.
+for policy in 3 1; do
+	if [ "$policy" = 3 ]; then
+		set_policy_file -
+	else
+		set_policy_file "policy = 1"
+	fi
+	for user in nobody root; do
+		for i in "${!interp[@]}"; do
+			read -r path file out <<<"${interp[$i]}"
+			expect "policy $policy, $user, $i: a script on the noexec mount is refused" 126 "" \
+				"$(basename "$path"): $N/$file: not trusted for execution: noexec mount" \
+				-- in_session "$user" "$path $N/$file"
+			expect "policy $policy, $user, $i: the same file on the exec mount runs" 0 \
+				"$out ran" "" -- in_session "$user" "$path $X/$file"
+		done
+	done
+done
+set_policy_file -
+module_log >/dev/null
+
+# A session opened inside a confined one keeps the confinement it has: the
+# filter refuses a second one.
+expect "su -l inside a confined session: enforced, confinement inherited" 0 \
+	"$ENFORCED
+$CONFINED" "" -- in_session root "su -l nobody -c \"$STATUS\""
+expect_log "... logged as inherited" \
+	"pam_trustedfor(su-l:session): enforcing user=\"root\" uid=0 restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\"
+pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"inherited\" securebits=\"0xf00\""
+
+# Each option on its own.
+NOTHING="securebits: 0x0, EXEC_RESTRICT_FILE off, EXEC_DENY_INTERACTIVE off
+session: not confined"
+service su-l restrict_file
+expect "restrict_file alone: that bit, unlocked, no confinement" 0 \
+	"securebits: 0x100, EXEC_RESTRICT_FILE on, EXEC_DENY_INTERACTIVE off
+session: not confined" "" -- in_session nobody "$STATUS"
+expect_log "... logged" \
+	"pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on\" deny_interactive=\"off\" confined=\"no\" securebits=\"0x100\""
+service su-l deny_interactive lock
+expect "deny_interactive lock: that bit and its lock" 0 \
+	"securebits: 0xc00, EXEC_RESTRICT_FILE off, EXEC_DENY_INTERACTIVE on (locked)
+session: not confined" "" -- in_session nobody "$STATUS"
+module_log >/dev/null
+service su-l confine
+expect "confine alone: the confinement, no bits" 0 \
+	"securebits: 0x0, EXEC_RESTRICT_FILE off, EXEC_DENY_INTERACTIVE off
+$CONFINED" "" -- in_session nobody "$STATUS"
+expect_log "... logged" \
+	"pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"off\" deny_interactive=\"off\" confined=\"yes\" securebits=\"0x0\""
+
+# Whom it applies to.
+service su-l restrict_file lock group=trustedfor-pam
+expect "group=: a member (uid 65534) gets the bits" 0 \
+	"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off
+session: not confined" "" -- in_session nobody "$STATUS"
+module_log >/dev/null
+expect "group=: root, not a member, is not in scope: no bits" 0 "$NOTHING" "" \
+	-- in_session root "$STATUS"
+expect_log "... and the module says so" \
+	"pam_trustedfor(su-l:session): not in scope user=\"root\" uid=0"
+service su-l restrict_file nonroot
+expect "nonroot: uid 65534 gets the bits" 0 \
+	"securebits: 0x100, EXEC_RESTRICT_FILE on, EXEC_DENY_INTERACTIVE off
+session: not confined" "" -- in_session nobody "$STATUS"
+module_log >/dev/null
+expect "nonroot: root gets nothing" 0 "$NOTHING" "" -- in_session root "$STATUS"
+expect_log "... and the module says so" \
+	"pam_trustedfor(su-l:session): not in scope user=\"root\" uid=0"
+# PAM_IGNORE: with no other session module the stack has no verdict.
+cat >/etc/pam.d/trustedfor-test <<EOF
+auth sufficient pam_rootok.so
+account required pam_permit.so
+session required $MODULE restrict_file nonroot
+EOF
+expect "pamtester: the module alone ignores root's session" 1 \
+	"" "pamtester: Permission denied" -- pamtester trustedfor-test root open_session
+module_log >/dev/null
+expect "pamtester: ... and opens uid 65534's" 0 \
+	"pamtester: successfully opened a session" "" -- pamtester trustedfor-test nobody open_session
+expect_log "... logged" \
+	"pam_trustedfor(trustedfor-test:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on\" deny_interactive=\"off\" confined=\"no\" securebits=\"0x100\""
+
+# Every configuration it cannot carry out fails the session, as root and
+# as uid 65534, with one line that says why.
+fails() {
+	local what=$1 reason=$2 user
+	shift 2
+	for user in nobody root; do
+		expect "$what: su -l $user fails" 1 "" "$SESSION_ERR" -- "$@" su -l "$user" -c true
+		expect_log "... and the log says why" \
+			"pam_trustedfor(su-l:session): refused user=\"$user\" uid=$(id -u "$user") reason=\"$reason\""
+	done
+}
+service su-l restrict_file bogus
+fails "an unknown option" "unknown option 'bogus'"
+service su-l lock
+fails "lock without a bit" "option 'lock' without restrict_file or deny_interactive"
+service su-l
+fails "no option" "nothing to enforce: give restrict_file, deny_interactive or confine"
+service su-l restrict_file group=trustedfor-pam group=root
+fails "two groups" "option 'group=root': give one group= with a name"
+service su-l restrict_file group=
+fails "an empty group" "option 'group=': give one group= with a name"
+service su-l restrict_file group=trustedfor-none
+fails "a group that does not exist" "group 'trustedfor-none' not found"
+service su-l restrict_file deny_interactive lock confine
+fails "PR_SET_SECUREBITS refused" "cannot set the securebits: Operation not permitted" \
+	"$FORGE" setsecurebits=EPERM
+fails "PR_SET_SECUREBITS ignored" "the kernel did not keep the securebits" \
+	"$FORGE" setsecurebits=0
+fails "no seccomp() to confine with" "cannot confine the session: Operation not supported" \
+	"$FORGE" seccomp=ENOSYS
+expect "pamtester: a session that cannot be enforced fails" 1 "" \
+	"pamtester: Cannot make/remove an entry for the specified session" \
+	-- "$FORGE" setsecurebits=EPERM pamtester trustedfor-test nobody open_session
+expect_log "... logged" \
+	"pam_trustedfor(trustedfor-test:session): refused user=\"nobody\" uid=65534 reason=\"cannot set the securebits: Operation not permitted\""
+expect "pamtester: an unknown user's session fails" 1 "" \
+	"pamtester: Cannot make/remove an entry for the specified session" \
+	-- pamtester trustedfor-test trustedfor-nobody open_session
+expect_log "... logged" \
+	"pam_trustedfor(trustedfor-test:session): refused user=\"trustedfor-nobody\" reason=\"user not found\""
+
+# Only the PAM entry points are exported.
+expect "the module exports pam_sm_open_session and pam_sm_close_session only" 0 \
+	"pam_sm_close_session pam_sm_open_session" "" \
+	-- sh -c "nm -D --defined-only '$MODULE' | awk '{ print \$3 }' | sort | xargs"
+done_testing

@@ -1,6 +1,6 @@
 #!/bin/bash
 # pam_trustedfor.so, loaded by the system's own su (util-linux) and by
-# pamtester from the build directory, through service files in this test's
+# login (shadow) and pamtester from the build directory, through service files in this test's
 # namespace only (/etc and /dev are overlays here: the host's stay as they
 # are).  The module's log lines are read from a socket mounted on /dev/log.
 #
@@ -161,6 +161,24 @@ $CONFINED" "" -- in_session "$user" "$STATUS"
 	expect_log "... and the module logs what it set" \
 		"pam_trustedfor(su-l:session): enforcing user=\"$user\" uid=$uid restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\""
 done
+
+# login (shadow) opens the session and forks the shell as su does; it needs
+# a terminal (script(1) gives it one) and writes utmp and wtmp (over which
+# this namespace mounts its own).
+mount -t tmpfs trustedfor-log /var/log &&
+	{ [ ! -e /run/utmp ] || { : >"$TF_TMP/utmp" && mount --bind "$TF_TMP/utmp" /run/utmp; }; } ||
+	not_ok "a private /var/log and /run/utmp"
+cp /etc/pam.d/su-l /etc/pam.d/login
+in_login() {
+	# The shell's echo and its terminal's escape sequences go.
+	printf '%s; exit\n' "$STATUS" | timeout 60 script -qec "login -f nobody" /dev/null |
+		sed 's/\x1b\[[?0-9;]*[a-zA-Z]//g; s/\r//g' | grep -aE '^(securebits|session):'
+}
+expect "login -f nobody: status shows the bits set and locked, and the confinement" 0 \
+	"$ENFORCED
+$CONFINED" "" -- in_login
+expect_log "... and the module logs what it set" \
+	"pam_trustedfor(login:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\""
 
 # The build's trusted interpreters in that session, under policy 3 and 1.
 for policy in 3 1; do

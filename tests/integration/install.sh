@@ -14,7 +14,7 @@ else
 	done_testing
 fi
 for f in include/trustedfor.h bin/trusted-for share/man/man3/trusted_for.3 \
-	share/man/man1/trusted-for.1 share/man/man5/trustedfor.conf.5; do
+	share/man/man1/trusted-for.1 share/man/man5/trustedfor.conf.5 share/man/man8/pam_trustedfor.8; do
 	[ -e "$D/root/usr/local/$f" ] && ok "installs $f" || not_ok "installs $f"
 done
 # The shells, where this build has them (not in a sanitizer build): linked
@@ -26,6 +26,11 @@ if [ -e "$TF_BUILD/shells/enabled.h" ]; then
 		expect "installs bin/trusted-$sh, which runs" 0 "ran" "" \
 			-- "$D/root/usr/local/bin/trusted-$sh" -c 'echo ran'
 	done
+fi
+# The PAM module (not in a sanitizer build), where libpam finds it by name.
+if [ -e "$TF_BUILD/pam/pam_trustedfor.so" ]; then
+	module=$(pkg-config --variable=libdir pam)/security/pam_trustedfor.so
+	[ -e "$D/root$module" ] && ok "installs $module" || not_ok "installs $module"
 fi
 pc=$(find "$D/root" -name trustedfor.pc)
 libdir=$(dirname "$(dirname "$pc")")

@@ -142,6 +142,31 @@ expect "python3 -m venv, and the venv's python" 0 "$TF_TMP/venv" "" \
 expect "sh is trusted-dash and runs a script" 0 "shell ran" "" -- sh "$TF_TMP/noexec/x.sh"
 expect "lua5.4 runs a script" 0 "lua ran" "" -- lua5.4 "$TF_TMP/noexec/x.lua"
 
+# Their own tests through the diverted paths: CPython's regression tests
+# (a few modules: the whole list is python-cpython-tests), the Lua and shell
+# compatibility tables against Debian's binaries (now FILE.distrib), and
+# bash's own test suite.  Each one's cases, named after it.
+# suite NAME COMMAND...
+suite() {
+	local name=$1 line status start=$SECONDS
+	shift
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "$name: ${line#ok * - }" ;;
+		"not ok "*) not_ok "$name: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done < <(TF_DIVERTED=1 "$@" 2>&1 </dev/null)
+	wait $! && status=0 || status=$?
+	[ "$status" = 0 ] && ok "$name: exits 0" || not_ok "$name: exits $status"
+	echo "# $name: $((SECONDS - start))s"
+}
+TF_CPYTHON_MODULES="test_site test_sysconfig test_venv test_cmd_line_script" \
+	suite python3.11 "$TF_SRC/tests/integration/python/cpython-tests.sh"
+suite lua5.4 "$TF_SRC/tests/integration/lua/compat.sh"
+suite "sh, bash" "$TF_SRC/tests/integration/shells-compat.sh"
+suite "bash's own tests" "$TF_SRC/shells/bash-testsuite.sh" /bin/bash --cached-tree
+
 # --- a login session through PAM -----------------------------------------
 if kernel_lacks exec-securebits; then
 	not_applicable "a login session with the securebits" "$na_why"

@@ -4,7 +4,9 @@
 # under the trusted one, as a script file, as a -c string and on standard
 # input, and the exit status, stdout and stderr must be identical.  Both run
 # with argv[0] "sh", so that messages that name the shell read the same.
-# trusted-dash is compared with /bin/dash, trusted-bash with /bin/bash.
+# trusted-dash is compared with /bin/dash, trusted-bash with /bin/bash;
+# with TF_DIVERTED=1 (tests/integration/deploy.sh), the diverted /bin/dash
+# and /bin/bash with Debian's, /bin/dash.distrib and /bin/bash.distrib.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 export LC_ALL=C
@@ -103,16 +105,17 @@ awk -v dir="$TF_TMP/table" '
 { print >>f }' <<<"$table"
 
 for sh in dash bash; do
-	trusted=$TF_BUILD/shells/trusted-$sh
+	name=trusted-$sh trusted=$TF_BUILD/shells/trusted-$sh stock=/bin/$sh
+	[ -z "${TF_DIVERTED:-}" ] || name=/bin/$sh trusted=/bin/$sh stock=/bin/$sh.distrib
 	if [ ! -x "$trusted" ]; then
-		not_run "trusted-$sh against /bin/$sh" "$trusted is not built"
+		not_run "$trusted against $stock" "$trusted is not built"
 		continue
 	fi
 	for f in "$TF_TMP"/table/??; do
 		rm -rf "$TF_TMP/s1" "$TF_TMP/s2"
 		mkdir -p "$TF_TMP/s1" "$TF_TMP/s2"
 		for how in file -c stdin; do
-			compare "trusted-$sh" "/bin/$sh" "$trusted" "$how" "$f"
+			compare "$name" "$stock" "$trusted" "$how" "$f"
 		done
 	done
 done

@@ -3,7 +3,9 @@
 # compat/ and the command line give the same stdout, stderr and exit status
 # under both.  Each interpreter's own path is written as LUA in both
 # outputs, since lua prefixes its messages with argv[0].  (The REPL is left
-# out: Debian's lua5.4 uses readline, trusted-lua reads plain lines.)
+# out: Debian's lua5.4 uses readline, trusted-lua reads plain lines.)  With
+# TF_DIVERTED=1 (tests/integration/deploy.sh): the diverted /usr/bin/lua5.4
+# against Debian's, /usr/bin/lua5.4.distrib.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 
@@ -13,6 +15,7 @@ set_policy_file - || { not_ok "hide the host's policy file"; done_testing; }
 
 stock=$(command -v lua5.4) || { not_run "lua compatibility" "lua5.4 is not installed"; done_testing; }
 trusted=$TF_BUILD/interpreters/lua/trusted-lua
+[ -z "${TF_DIVERTED:-}" ] || stock=/usr/bin/lua5.4.distrib trusted=/usr/bin/lua5.4
 
 # The programs are files without the execute bit: the check fails on every
 # one of them, and nothing is enforced, so they run (and are audited).

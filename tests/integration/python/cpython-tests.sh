@@ -3,7 +3,9 @@
 # parts trusted-python changes (imports, the command line, compile() and
 # the standard library's runners and prompts), run through trusted-python
 # with nothing enforced.  Their child interpreters are sys.executable, so trusted-python
-# again.  One TAP line per test module, with its counts.
+# again.  One TAP line per test module, with its counts.  With TF_DIVERTED=1
+# (tests/integration/deploy.sh): through the diverted /usr/bin/python3.11,
+# the modules in TF_CPYTHON_MODULES if set.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 
@@ -13,6 +15,11 @@ modules=(test_import test_importlib test_runpy test_zipimport
 	test_pkgutil test_pkg test_compileall test_py_compile test_audit
 	test_builtin test_compile test_pdb test_bdb test_doctest test_timeit
 	test_code_module test_trace test_profile test_cprofile)
+if [ -n "${TF_DIVERTED:-}" ]; then
+	PY=/usr/bin/python3.11
+	# shellcheck disable=SC2206 # a list of module names
+	[ -z "${TF_CPYTHON_MODULES:-}" ] || modules=($TF_CPYTHON_MODULES)
+fi
 
 if [ ! -f /usr/lib/python3.11/test/test_runpy.py ]; then
 	not_run "CPython's regression tests" "libpython3.11-testsuite is not installed"

@@ -29,6 +29,7 @@
 
 #include "missing.h"
 #include "printable.h"
+#include "securebits.h"
 #include "session.h"
 #include "trustedfor.h"
 
@@ -142,36 +143,6 @@ static int in_scope(pam_handle_t *pamh, const struct config *c,
 	return in_group(pw, gr->gr_gid, why);
 }
 
-/*
- * Sets the bits, on top of those already set (a session opened inside an
- * enforced one keeps its locked bits), and reads them back: the shell is
- * never started if the kernel did not take every one.
- */
-static int set_bits(unsigned int bits, unsigned int *now, char *why)
-{
-	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0), got;
-	unsigned int want = (unsigned int)old | bits;
-
-	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
-		int err = errno;
-		struct trusted_for_policy p;
-
-		/* The library's probe, not the kernel's version, says why. */
-		trusted_for_get_policy(&p);
-		snprintf(why, REASON_MAX, "cannot set the securebits: %s%s",
-			 strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error",
-			 p.securebits_known ? "" :
-			 " (this kernel has no exec securebits: Linux 6.14 or later needed)");
-		return -1;
-	}
-	got = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-	if (got < 0 || ((unsigned int)got & want) != want) {
-		return reason(why, "the kernel did not keep the securebits");
-	}
-	*now = (unsigned int)got;
-	return 0;
-}
-
 static const char *state(unsigned int bits, unsigned int bit, unsigned int lock)
 {
 	if (bits & lock)
@@ -213,8 +184,14 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 		pam_syslog(pamh, LOG_DEBUG, "not in scope %s", who);
 		return PAM_IGNORE;
 	}
-	if (c.bits && set_bits(c.bits, &now, why) < 0)
+	if (c.bits && tf_securebits_set(c.bits, &now, why, REASON_MAX) < 0)
 		return PAM_SESSION_ERR;
+	/*
+	 * Inside a confined session (su from an ssh login) the filter refuses
+	 * a second one; the session has it already.  Only a filter can fake
+	 * the answers tf_session_confined() reads, and a user's own comes
+	 * with no_new_privs, under which no caller can open a session.
+	 */
 	if (c.confine && tf_session_confined()) {
 		confined = "inherited";
 	} else if (c.confine) {
@@ -222,13 +199,16 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 			int err = errno;
 
 			snprintf(why, REASON_MAX, "cannot confine the session: %s",
-				 strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error");
+				 tf_error_text(err));
 			return PAM_SESSION_ERR;
 		}
 		confined = "yes";
 	}
-	if (!c.bits)
-		now = (unsigned int)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (!c.bits) {
+		int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+		now = bits < 0 ? 0 : (unsigned int)bits;
+	}
 	pam_syslog(pamh, LOG_NOTICE,
 		   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\"",
 		   who, state(now, SECBIT_EXEC_RESTRICT_FILE, SECBIT_EXEC_RESTRICT_FILE_LOCKED),

@@ -8,10 +8,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "securebits.h"
 
 static int cmd_run(int argc, char **argv)
 {
@@ -22,8 +22,9 @@ static int cmd_run(int argc, char **argv)
 		{ "no-confine", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int bits = 0, want;
-	int lock = 0, confine = 1, c, old, now;
+	unsigned int bits = 0, now;
+	int lock = 0, confine = 1, c;
+	char why[256];
 
 	while ((c = getopt_long(argc, argv, "+fil", opts, NULL)) != -1) {
 		if (c == 'f')
@@ -45,31 +46,8 @@ static int cmd_run(int argc, char **argv)
 		return usage_error("run: --no-confine goes with --lock");
 	if (lock)
 		bits |= CLI_SECBIT_LOCK(bits);
-	old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-	want = (unsigned int)old | bits;
-	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
-		int err = errno;
-		struct trusted_for_policy p;
-		const char *hint = "";
-
-		trusted_for_get_policy(&p);
-		if (!p.securebits_known)
-			hint = " (this kernel has no exec securebits: Linux 6.14 or later needed)";
-		cli_error("run: cannot set the securebits: %s%s", strerror(err), hint);
-		return EXIT_RUN_FAILED;
-	}
-	/*
-	 * Never run the command if the kernel did not take every bit, nor if
-	 * it cannot say (a -1 would read as every bit set).
-	 */
-	now = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-	if (now < 0) {
-		cli_error("run: cannot read the securebits back: %s",
-			  strerror(errno));
-		return EXIT_RUN_FAILED;
-	}
-	if (((unsigned int)now & want) != want) {
-		cli_error("run: the kernel did not keep the securebits");
+	if (tf_securebits_set(bits, &now, why, sizeof(why)) < 0) {
+		cli_error("run: %s", why);
 		return EXIT_RUN_FAILED;
 	}
 	/*

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The securebits belong to the calling thread; fork() and execve() pass
+ * them on.  A session must never start with fewer bits than asked for, nor
+ * when the kernel cannot say which it holds (a -1 would read as every bit
+ * set).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "securebits.h"
+#include "trustedfor.h"
+
+const char *tf_error_text(int err)
+{
+	const char *text = strerrordesc_np(err);
+
+	return text ? text : "unknown error";
+}
+
+int tf_securebits_set(unsigned int bits, unsigned int *now, char *why, size_t size)
+{
+	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0), got;
+	unsigned int want = (unsigned int)old | bits;
+
+	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
+		int err = errno;
+		struct trusted_for_policy p;
+		const char *hint = "";
+
+		/* The library's probe, not the kernel's version, says why. */
+		trusted_for_get_policy(&p);
+		if (!p.securebits_known)
+			hint = " (this kernel has no exec securebits: Linux 6.14 or later needed)";
+		snprintf(why, size, "cannot set the securebits: %s%s", tf_error_text(err), hint);
+		return -1;
+	}
+	got = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (got < 0) {
+		snprintf(why, size, "cannot read the securebits back: %s", tf_error_text(errno));
+		return -1;
+	}
+	if (((unsigned int)got & want) != want) {
+		snprintf(why, size, "the kernel did not keep the securebits");
+		return -1;
+	}
+	*now = (unsigned int)got;
+	return 0;
+}

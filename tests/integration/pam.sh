@@ -1,19 +1,20 @@
 #!/bin/bash
-# pam_trustedfor.so, loaded by the system's own su (util-linux) and by
-# login (shadow) and pamtester from the build directory, through service files in this test's
-# namespace only (/etc and /dev are overlays here: the host's stay as they
-# are).  The module's log lines are read from a socket mounted on /dev/log.
+# pam_trustedfor.so, from the build directory, loaded by the system's own
+# su (util-linux) and login (shadow), and by pamtester, through service
+# files in this test's namespace only (/etc and /dev are overlays here: the
+# host's stay as they are).  The module's log lines are read from a socket
+# mounted on /dev/log.
 #
 # In a session of uid 65534 (and of root) opened with
 #   restrict_file deny_interactive lock confine
 # trusted-for status shows the bits set and locked and the confinement, and
 # the build's trusted interpreters refuse a script on a noexec mount with
 # the exact message and status 126 while the same file on an exec mount
-# runs, under check policy 3 (no policy file) and 1.  Then: whom it applies
-# to (group=, nonroot), and every way it fails the session: a bad option,
-# PR_SET_SECUREBITS refused or ignored, the confinement refused (the
-# kernel's answers forged by tests/helpers/forge-answer.c), each with its
-# log line.
+# runs, under check policy 3 (no policy file) and 1, and refuse a -c
+# string.  Then: whom it applies to (group=, nonroot), and every way it
+# fails the session: a bad option, PR_SET_SECUREBITS refused or ignored, no
+# seccomp() to confine with (the kernel's answers forged by
+# tests/helpers/forge-answer.c), each with its log line.
 . "$TF_SRC/tests/lib.sh"
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 enter_private_namespace "$@"
@@ -199,6 +200,15 @@ for policy in 3 1; do
 	done
 done
 set_policy_file -
+# deny_interactive holds too: a -c string is refused.
+expect "uid 65534: trusted-python -c is refused" 126 "" \
+	"trusted-python: -c: interactive code refused" \
+	-- in_session nobody "$TF_BUILD/interpreters/python/trusted-python -c 'print(1)'"
+if [ -e "$TF_BUILD/shells/trusted-bash" ]; then
+	expect "uid 65534: trusted-bash -c is refused" 126 "" \
+		"trusted-bash: -c: interactive code refused" \
+		-- in_session nobody "$TF_BUILD/shells/trusted-bash -c 'echo 1'"
+fi
 module_log >/dev/null
 
 # A session opened inside a confined one keeps the confinement it has: the

@@ -153,13 +153,12 @@ static int op_geteuid(void)
 	return 0;
 }
 
-static int op_effective_policy(void)
+static int op_policy_check(void)
 {
-	enum trusted_for_source source;
 	enum trusted_for_backend backend;
 	unsigned int policy;
 
-	tf_effective_policy(&policy, &source, &backend);
+	tf_policy_check(&policy, &backend);
 	sink = (int)policy + (int)backend;
 	return 0;
 }
@@ -537,8 +536,8 @@ int main(int argc, char **argv)
 	printf("|%.58s|%.9s|\n",
 	       "----------------------------------------------------------",
 	       "---------");
-	printf("| %-56s | %7.0f |\n", "tf_effective_policy() (policy read, per call)",
-	       measure_one(op_effective_policy, fd_allowed));
+	printf("| %-56s | %7.0f |\n", "tf_policy_check() (policy read, per call)",
+	       measure_one(op_policy_check, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "memset(verdict) + snprintf (a verdict's bookkeeping)",
 	       measure_one(op_bookkeeping, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "fcntl(F_GETFL)",

@@ -3,8 +3,10 @@
  * The check: is the file behind a descriptor trusted for execution under a
  * check policy?  Three backends answer it: the patched kernel's trusted_for()
  * system call, execveat(AT_EXECVE_CHECK), and an emulation from fstat(),
- * fstatfs() and the execute permission.  This is the only file that makes
- * system calls about the checked file.
+ * fstatfs() and the execute permission.  Only this file and the ones it calls
+ * (exec_permission.c, mount_point.c) ask the kernel about the checked file;
+ * above them, enforce.c looks at the descriptor only to name the file in a
+ * log line and to tell a pipe from a file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -127,6 +129,16 @@ int tf_kernel_policy(unsigned int *policy)
 		return -1;
 	*policy = (unsigned int)(buf[0] - '0');
 	return 0;
+}
+
+enum trusted_for_backend tf_backend_for(unsigned int policy, int kernel_policy)
+{
+	pthread_once(&kernel_once, probe_once);
+	if (kernel_policy && kernel.patched)
+		return TRUSTED_FOR_BACKEND_SYSCALL;
+	if (policy == TRUSTED_FOR_POLICY_ALL && kernel.execve_check)
+		return TRUSTED_FOR_BACKEND_EXECVE_CHECK;
+	return TRUSTED_FOR_BACKEND_EMULATED;
 }
 
 static const char *file_type(mode_t mode)

@@ -19,7 +19,7 @@
 #include "missing.h"
 #include "printable.h"
 
-static const char *enforced_by(const struct trusted_for_policy *p,
+static const char *enforced_by(const struct tf_policy *p,
 			       unsigned int bit)
 {
 	unsigned int secbit = bit == TRUSTED_FOR_ENFORCE_FILE ?
@@ -110,7 +110,7 @@ __attribute__((constructor)) static void protect_from_start(void)
 							  SECBIT_EXEC_DENY_INTERACTIVE))));
 }
 
-static int decide(struct trusted_for_verdict *v, const struct trusted_for_policy *p,
+static int decide(struct trusted_for_verdict *v, const struct tf_policy *p,
 		  unsigned int bit, int fd, const char *kind, const char *name)
 {
 	v->enforce = p->enforce;
@@ -126,14 +126,14 @@ static int decide(struct trusted_for_verdict *v, const struct trusted_for_policy
 TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 				     struct trusted_for_verdict *v)
 {
-	struct trusted_for_policy p;
+	struct tf_policy p;
 	struct stat st;
 
-	trusted_for_get_policy(&p);
+	tf_policy_get(&p, NULL, 0);
 	protect_memory(p.enforce);
 	if (!name)
 		name = "(descriptor)";
-	tf_check(fd, p.policy, p.backend, name, v);
+	tf_check(fd, p.check_policy, p.backend, name, v);
 	if (decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, fd, "file", name) < 0)
 		return -1;
 	/*
@@ -151,19 +151,19 @@ TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 					    struct trusted_for_verdict *v)
 {
-	struct trusted_for_policy p;
+	struct tf_policy p;
 	int r;
 
-	trusted_for_get_policy(&p);
+	tf_policy_get(&p, NULL, 0);
 	protect_memory(p.enforce);
 	if (!name)
 		name = fd < 0 ? "(interactive)" : "(descriptor)";
 	if (fd >= 0) {
 		/* stdin that passes the check is code from a checked file. */
-		tf_check_stream(fd, p.policy, p.backend, name, v);
+		tf_check_stream(fd, p.check_policy, p.backend, name, v);
 	} else {
 		memset(v, 0, sizeof(*v));
-		v->policy = p.policy;
+		v->policy = p.check_policy;
 		v->backend = p.backend;
 		v->reason = TRUSTED_FOR_INTERACTIVE;
 		v->error = EACCES;

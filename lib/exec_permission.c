@@ -80,8 +80,12 @@ static int get_creds(struct creds *c)
 		c->groups = malloc((size_t)(n ? n : 1) * sizeof(gid_t));
 		if (!c->groups)
 			return -1;
-		c->ngroups = getgroups(n, c->groups);
-		/* EINVAL: another thread's setgroups() grew the list. */
+		/*
+		 * getgroups(0, ...) only counts, and fills nothing: an empty
+		 * list needs no second call.  EINVAL: the list grew between
+		 * the two calls (glibc's setgroups() changes every thread's).
+		 */
+		c->ngroups = n ? getgroups(n, c->groups) : 0;
 		if (c->ngroups >= 0 || errno != EINVAL)
 			return c->ngroups < 0 ? -1 : 0;
 		free(c->groups);

@@ -1,8 +1,29 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Interfaces between the library's layers; nothing here is exported. */
+/*
+ * Interfaces between the library's files; nothing here is exported.
+ *
+ * The files, bottom to top.  A file calls only files listed before it, so a
+ * reader follows a call downward and never climbs back (tests/unit/layers.py
+ * reads this list and checks it against the objects' symbols):
+ *
+ *   names.c            the names of reasons and backends
+ *   log.c              the way out: the log function, its target, strerror
+ *   ../shared/printable.c  what reaches a terminal or a log line
+ *   filesystems.c      which filesystems hold code, by f_type
+ *   mount_point.c      the mount point of a descriptor, for messages
+ *   exec_permission.c  may the effective credentials execute the file
+ *   userns.c           this process's uid map
+ *   check.c            the kernel probe and the check's three backends
+ *   policy_file.c      the policy file: its syntax, owner and contents
+ *   policy.c           the policy in force: file, environment, caller, securebits
+ *   trusted_for.c      the seed call and the check's public faces
+ *   enforce.c          run or refuse, and the audit log
+ *   confine.c          the confined session's seccomp filter
+ */
 #ifndef TRUSTEDFOR_INTERNAL_H
 #define TRUSTEDFOR_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -11,7 +32,17 @@
 
 #define TF_EXPORT __attribute__((visibility("default")))
 
-/* check.c: the bottom layer. */
+/* log.c: strerror() for threads; the result is buf or a static string. */
+const char *tf_strerror(int error, char *buf, size_t size);
+
+/* A line longer than this is cut (documented in trusted_for(3)). */
+#define TF_LOG_LINE_MAX 4096
+void tf_log(int priority, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Where the default log function writes: set by the policy layer. */
+void tf_log_set_target(enum trusted_for_log_target target);
+
+/* check.c: the kernel probe, and the check through one backend. */
 struct tf_kernel {
 	int patched;	  /* /proc/sys/fs/trusted_for_policy exists */
 	int execve_check; /* execveat() knows AT_EXECVE_CHECK, or may */
@@ -20,6 +51,9 @@ struct tf_kernel {
 void tf_kernel_probe(struct tf_kernel *k);
 void tf_kernel_override(const struct tf_kernel *k);
 int tf_kernel_policy(unsigned int *policy);
+/* The backend for a check policy; only the patched kernel's call applies its
+ * own sysctl's policy (kernel_policy), never one given by a caller. */
+enum trusted_for_backend tf_backend_for(unsigned int policy, int kernel_policy);
 int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend);
 int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
 		    const char *name, struct trusted_for_verdict *v);
@@ -56,41 +90,48 @@ int tf_uid_map_outside(const struct tf_uid_map *m, uint32_t inside,
 		       uint32_t *outside);
 void tf_uid_map_describe(const struct tf_uid_map *m, char *out, size_t size);
 
-/* policy_file.c */
-struct tf_config {
-	unsigned int policy;
-	unsigned int enforce;
+/*
+ * policy_file.c: the policy file, and the enforcement words it shares with
+ * TRUSTEDFOR_ENFORCE ("none", or a list of "file", "interactive", "all").
+ */
+int tf_enforce_parse(const char *list, unsigned int *enforce);
+struct tf_policy_file {
+	unsigned int check_policy; /* 0..3 */
+	unsigned int enforce;	   /* TRUSTED_FOR_ENFORCE_* */
 	int audit;
 	enum trusted_for_log_target log_target;
 	enum trusted_for_source state;
-	char problem[TRUSTED_FOR_MESSAGE_MAX];
-	/* policy.c: the check policy, backend and source this file gives
-	 * (the effective word), computed with it so that one copy is one
-	 * consistent configuration. */
-	unsigned int effective;
+	char problem[TRUSTED_FOR_MESSAGE_MAX]; /* why it fails closed */
 };
 #define TF_POLICY_FILE_MAX (64 * 1024)
 #define TF_POLICY_LINE_MAX 256
 #define TF_POLICY_HEADER "trustedfor-policy 1"
 #define TF_POLICY_END "end"
-void tf_config_defaults(struct tf_config *c);
-void tf_config_fail_closed(struct tf_config *c, const char *why);
-int tf_policy_parse(const char *buf, size_t len, struct tf_config *c);
-void tf_policy_load(const char *path, struct tf_config *c);
+void tf_policy_file_defaults(struct tf_policy_file *f);
+void tf_policy_file_fail_closed(struct tf_policy_file *f, const char *why);
+int tf_policy_parse(const char *buf, size_t len, struct tf_policy_file *f);
+void tf_policy_load(const char *path, struct tf_policy_file *f);
 
-/* policy.c */
-void tf_config_get(struct tf_config *c);
-int tf_enforce_parse(const char *list, unsigned int *enforce);
-unsigned int tf_env_enforce(void);
-void tf_effective_policy(unsigned int *policy, enum trusted_for_source *source,
-			 enum trusted_for_backend *backend);
-
-/* log.c: strerror() for threads; the result is buf or a static string. */
-const char *tf_strerror(int error, char *buf, size_t size);
-
-/* log.c: a line longer than this is cut (documented in trusted_for(3)). */
-#define TF_LOG_LINE_MAX 4096
-void tf_log(int priority, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/*
+ * policy.c: what the next decision applies.  tf_policy_check() is the check
+ * policy and backend alone, for trusted_for(), from one atomic word;
+ * tf_policy_get() is everything a decision needs, read consistently, with the
+ * securebits and the patched kernel's sysctl read now; problem, when not
+ * NULL, gets why the policy file fails closed.
+ */
+struct tf_policy {
+	unsigned int check_policy; /* 0..3 */
+	enum trusted_for_source source; /* of the check policy */
+	enum trusted_for_backend backend;
+	unsigned int file_enforce, env_enforce, process_enforce;
+	unsigned int securebits;
+	bool securebits_known;
+	unsigned int enforce; /* the four sources combined */
+	bool audit;
+	enum trusted_for_log_target log_target;
+	enum trusted_for_source file_state;
+};
+void tf_policy_check(unsigned int *check_policy, enum trusted_for_backend *backend);
+void tf_policy_get(struct tf_policy *p, char *problem, size_t size);
 
 #endif

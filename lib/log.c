@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The library's only way out: one log function the caller can replace. */
+/*
+ * The library's only way out: one log function the caller can replace, and
+ * the default's target, which the policy layer sets when it reads the policy
+ * file.  This file asks nothing of the layers above it: a log line written
+ * while the policy is being read cannot read the policy again.
+ */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
@@ -12,6 +18,7 @@
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static trusted_for_log_fn log_fn;
 static void *log_data;
+static atomic_int log_target = TRUSTED_FOR_LOG_SYSLOG;
 
 TF_EXPORT int trusted_for_set_log_fn(trusted_for_log_fn fn, void *data)
 {
@@ -22,14 +29,18 @@ TF_EXPORT int trusted_for_set_log_fn(trusted_for_log_fn fn, void *data)
 	return 0;
 }
 
+void tf_log_set_target(enum trusted_for_log_target target)
+{
+	atomic_store(&log_target, (int)target);
+}
+
 static void default_log(int priority, const char *line)
 {
-	struct tf_config c;
+	int target = atomic_load(&log_target);
 
-	tf_config_get(&c);
-	if (c.log_target == TRUSTED_FOR_LOG_SYSLOG)
+	if (target == TRUSTED_FOR_LOG_SYSLOG)
 		syslog(LOG_AUTHPRIV | priority, "trustedfor: %s", line);
-	else if (c.log_target == TRUSTED_FOR_LOG_STDERR)
+	else if (target == TRUSTED_FOR_LOG_STDERR)
 		fprintf(stderr, "trustedfor: %s\n", line);
 }
 

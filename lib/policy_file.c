@@ -16,19 +16,49 @@
 
 #include "internal.h"
 
-void tf_config_defaults(struct tf_config *c)
+/* "none", or a comma-separated list of "file", "interactive" and "all". */
+int tf_enforce_parse(const char *list, unsigned int *enforce)
+{
+	unsigned int bits = 0;
+	const char *p = list;
+
+	if (!strcmp(list, "none")) {
+		*enforce = 0;
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 4 && !strncmp(p, "file", 4))
+			bits |= TRUSTED_FOR_ENFORCE_FILE;
+		else if (n == 11 && !strncmp(p, "interactive", 11))
+			bits |= TRUSTED_FOR_ENFORCE_INTERACTIVE;
+		else if (n == 3 && !strncmp(p, "all", 3))
+			bits |= TRUSTED_FOR_ENFORCE_FILE |
+				TRUSTED_FOR_ENFORCE_INTERACTIVE;
+		else
+			return -1;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*enforce = bits;
+	return 0;
+}
+
+void tf_policy_file_defaults(struct tf_policy_file *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->policy = TRUSTED_FOR_POLICY_ALL;
+	c->check_policy = TRUSTED_FOR_POLICY_ALL;
 	c->log_target = TRUSTED_FOR_LOG_SYSLOG;
 	c->state = TRUSTED_FOR_SOURCE_DEFAULT;
 }
 
-void tf_config_fail_closed(struct tf_config *c, const char *why)
+void tf_policy_file_fail_closed(struct tf_policy_file *c, const char *why)
 {
 	enum trusted_for_log_target target = c->log_target;
 
-	tf_config_defaults(c);
+	tf_policy_file_defaults(c);
 	c->enforce = TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE;
 	c->audit = 1;
 	/* A log target already parsed is kept only if it still logs. */
@@ -38,7 +68,7 @@ void tf_config_fail_closed(struct tf_config *c, const char *why)
 	snprintf(c->problem, sizeof(c->problem), "%s", why);
 }
 
-static int fail(struct tf_config *c, const char *fmt, ...)
+static int fail(struct tf_policy_file *c, const char *fmt, ...)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX];
 	va_list ap;
@@ -46,16 +76,16 @@ static int fail(struct tf_config *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	tf_config_fail_closed(c, why);
+	tf_policy_file_fail_closed(c, why);
 	return -1;
 }
 
-static int set_value(struct tf_config *c, const char *key, const char *value)
+static int set_value(struct tf_policy_file *c, const char *key, const char *value)
 {
 	if (!strcmp(key, "policy")) {
 		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3')
 			return -1;
-		c->policy = (unsigned int)(value[0] - '0');
+		c->check_policy = (unsigned int)(value[0] - '0');
 	} else if (!strcmp(key, "enforce")) {
 		return tf_enforce_parse(value, &c->enforce);
 	} else if (!strcmp(key, "audit")) {
@@ -90,7 +120,7 @@ static char *trim(char *s)
 }
 
 /* One "key = value" line, NUL-terminated, without its newline. */
-static int parse_line(struct tf_config *c, char *line, int lineno,
+static int parse_line(struct tf_policy_file *c, char *line, int lineno,
 		      unsigned int *seen)
 {
 	char *eq, *key, *value;
@@ -126,14 +156,14 @@ static int parse_line(struct tf_config *c, char *line, int lineno,
  * the new one, and neither ends in "end\n": it fails closed instead of
  * reading "no enforcement" from a file that is still being written.
  */
-int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
+int tf_policy_parse(const char *buf, size_t len, struct tf_policy_file *c)
 {
 	char line[TF_POLICY_LINE_MAX + 1];
 	unsigned int seen = 0;
 	int lineno = 1, ended = 0;
 	size_t n = 0;
 
-	tf_config_defaults(c);
+	tf_policy_file_defaults(c);
 	c->state = TRUSTED_FOR_SOURCE_FILE;
 	if (len > TF_POLICY_FILE_MAX)
 		return fail(c, "larger than %d bytes", TF_POLICY_FILE_MAX);
@@ -184,7 +214,7 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_config *c)
  * real root shows as the overflow uid.  Only an identity map proves that
  * the uid fstat() shows is the initial namespace's (userns.c says why).
  */
-static int check_root(uid_t uid, struct tf_config *c)
+static int check_root(uid_t uid, struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], map[96], out[32];
 	struct tf_uid_map m;
@@ -212,7 +242,7 @@ static int check_root(uid_t uid, struct tf_config *c)
  * system's mounts: in a user namespace of their own, a user can mount over
  * /etc and hide the file, so there its absence fails closed.
  */
-static void absent(struct tf_config *c)
+static void absent(struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], map[96];
 	struct tf_uid_map m;
@@ -227,7 +257,7 @@ static void absent(struct tf_config *c)
 }
 
 /* The descriptor must be something only root could have written. */
-static int check_owner(int fd, struct tf_config *c)
+static int check_owner(int fd, struct tf_policy_file *c)
 {
 	char text[128];
 	struct stat st;
@@ -244,7 +274,7 @@ static int check_owner(int fd, struct tf_config *c)
 	return 0;
 }
 
-void tf_policy_load(const char *path, struct tf_config *c)
+void tf_policy_load(const char *path, struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], text[128];
 	char *buf = NULL;
@@ -252,7 +282,7 @@ void tf_policy_load(const char *path, struct tf_config *c)
 	ssize_t n = 0;
 	int fd;
 
-	tf_config_defaults(c);
+	tf_policy_file_defaults(c);
 	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {

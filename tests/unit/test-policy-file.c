@@ -3,6 +3,7 @@
 #include "../tap.h"
 
 #include <signal.h>
+#include <syslog.h>
 
 #include "internal.h"
 
@@ -90,10 +91,10 @@ static void parse_rows(void)
 {
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		struct tf_config c;
+		struct tf_policy_file c;
 		size_t len = r->len ? r->len : strlen(r->input);
 		int got = tf_policy_parse(r->input, len, &c);
-		int same = got == (r->problem ? -1 : 0) && c.policy == r->policy &&
+		int same = got == (r->problem ? -1 : 0) && c.check_policy == r->policy &&
 			   c.enforce == r->enforce && c.audit == r->audit &&
 			   c.log_target == r->log &&
 			   c.state == (r->problem ? TRUSTED_FOR_SOURCE_FAIL_CLOSED :
@@ -103,7 +104,7 @@ static void parse_rows(void)
 		tap_ok(same, "parse: %s", r->what);
 		if (!same)
 			printf("#   got %d policy %u enforce %u audit %d log %d state %d problem <%s>\n",
-			       got, c.policy, c.enforce, c.audit, (int)c.log_target,
+			       got, c.check_policy, c.enforce, c.audit, (int)c.log_target,
 			       (int)c.state, c.problem);
 	}
 }
@@ -116,7 +117,7 @@ static void parse_prefixes(void)
 {
 	static const char full[] = H "# strict\npolicy = 3\nenforce = all\naudit = on\n" E;
 	size_t len = strlen(full), weaker = 0;
-	struct tf_config c;
+	struct tf_policy_file c;
 
 	for (size_t n = 0; n < len; n++)
 		if (tf_policy_parse(full, n, &c) == 0 ||
@@ -133,7 +134,7 @@ static void parse_sizes(void)
 	static char big[1024 * 1024];
 	char line[300 + sizeof(H E)];
 	size_t h = strlen(H), e = strlen(E);
-	struct tf_config c;
+	struct tf_policy_file c;
 
 	memcpy(line, H, h);
 	memset(line + h, 'a', 257);
@@ -185,7 +186,7 @@ static void load_rows(const char *dir, int real_root)
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct load_row *r = &rows[i];
-		struct tf_config c;
+		struct tf_policy_file c;
 
 		snprintf(path, sizeof(path), "%s/load-%zu.conf", dir, i);
 		if (r->owner && !real_root) {
@@ -225,7 +226,7 @@ static void load_rows(const char *dir, int real_root)
 			printf("#   want state %d <%s>, got %d <%s>\n", (int)r->state,
 			       want, (int)c.state, c.problem);
 		if (r->state == TRUSTED_FOR_SOURCE_FAIL_CLOSED)
-			tap_ok(c.policy == 3 && c.enforce == ALL && c.audit,
+			tap_ok(c.check_policy == 3 && c.enforce == ALL && c.audit,
 			       "load: %s fails closed", r->what);
 	}
 }
@@ -267,10 +268,10 @@ static void rewrite_in_place(const char *path, int real_root)
 		}
 	}
 	for (int i = 0; i < LOADS; i++) {
-		struct tf_config c;
+		struct tf_policy_file c;
 
 		tf_policy_load(path, &c);
-		if (c.policy != 3 || c.enforce != ALL)
+		if (c.check_policy != 3 || c.enforce != ALL)
 			weaker++;
 		if (c.state == TRUSTED_FOR_SOURCE_FILE)
 			complete++;
@@ -327,6 +328,43 @@ static void uid_maps(void)
 	}
 }
 
+/*
+ * A process that only calls trusted_for() never asks for the policy, and
+ * must still say, once, why its policy file fails closed.
+ */
+static char logged[4][TRUSTED_FOR_MESSAGE_MAX + 64];
+static int nlogged;
+
+static void keep_log(int priority, const char *line, void *data)
+{
+	(void)data;
+	if (nlogged < 4)
+		snprintf(logged[nlogged], sizeof(logged[0]), "%d %s", priority, line);
+	nlogged++;
+}
+
+static void seed_call_logs(void *arg)
+{
+	const char *dir = arg;
+	char want[256];
+	int fd;
+
+	trusted_for_set_log_fn(keep_log, NULL);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (int i = 0; i < 3; i++) {
+		errno = 0;
+		tap_ok(trusted_for(fd, TRUSTED_FOR_EXECUTION, 0) == -1 && errno == EACCES,
+		       "trusted_for() only, call %d: a directory is refused (EACCES)", i + 1);
+	}
+	close(fd);
+	snprintf(want, sizeof(want), "%d bad policy file, enforcing everything: "
+		 "/etc/trustedfor.conf: line 2: bad value '9' for policy", LOG_ERR);
+	tap_ok(nlogged == 1 && !strcmp(logged[0], want),
+	       "trusted_for() only: the bad policy file is logged once");
+	for (int i = 0; i < nlogged && i < 4; i++)
+		printf("#   logged <%s>\n", logged[i]);
+}
+
 int main(void)
 {
 	char dir[256];
@@ -343,6 +381,13 @@ int main(void)
 		char path[512];
 
 		load_rows(dir, root);
+		if (!root)
+			tap_not_run("trusted_for() only logs the bad policy file",
+				    "needs real root: only root's file is read");
+		else if (tap_policy_file(dir, "policy = 9\n", 0644, 0) < 0)
+			tap_bail("policy file");
+		else
+			tap_in_child(seed_call_logs, dir);
 		snprintf(path, sizeof(path), "%s/rewritten.conf", dir);
 		rewrite_in_place(path, root);
 	}

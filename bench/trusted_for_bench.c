@@ -100,7 +100,7 @@ static int op_lib_answer_emulated(void)
 /* The same check with its verdict: reason, detail, message. */
 static int op_lib_emulation(void)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	return tf_check(cur_fd, TRUSTED_FOR_POLICY_ALL,
 			TRUSTED_FOR_BACKEND_EMULATED, NULL, &v);
@@ -109,7 +109,7 @@ static int op_lib_emulation(void)
 /* trusted_for() with a verdict; a kernel denial is explained by emulation. */
 static int op_lib_explain(void)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	return trusted_for_explain(cur_fd, NULL, &v);
 }
@@ -166,7 +166,7 @@ static int op_policy_check(void)
 /* A verdict's bookkeeping around the system calls: no system calls. */
 static int op_bookkeeping(void)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	memset(&v, 0, sizeof(v));
 	snprintf(v.message, sizeof(v.message), "%s: trusted for execution",
@@ -407,7 +407,7 @@ static void syscall_backend_rows(void)
 		_exit(1);
 	}
 	tf_kernel_override(&k);
-	trusted_for_reload_policy();
+	trusted_for_reload_policy_file();
 	if (expect("faked trusted_for(), mode 0755", op_raw_syscall, fd_allowed, 0) ||
 	    expect("faked trusted_for(), mode 0644", op_raw_syscall, fd_denied, EACCES) ||
 	    expect("trusted_for() on the faked call, 0755", op_lib_trusted_for, fd_allowed, 0) ||
@@ -440,7 +440,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	struct trusted_for_policy pol;
+	struct trusted_for_config pol = TRUSTED_FOR_CONFIG_INIT;
 	struct pair ea, ed, sa, sd, ma, md, xa, xd;
 	int pin = 1, c, ok = 0;
 
@@ -467,16 +467,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	trusted_for_get_policy(&pol);
+	trusted_for_get_config(&pol);
 	printf("files: %s, %s\n", dir,
 	       on_tmpfs ? "fresh tmpfs in a private mount namespace" :
 			  "not a private tmpfs (run as root for one)");
-	printf("policy: %u (%s), backend of trusted_for(): %s\n", pol.policy,
+	printf("policy: %u (%s), backend of trusted_for(): %s\n", pol.check_policy,
 	       pol.file_path, trusted_for_backend_string(pol.backend));
 	printf("rounds: %d interleaved (ABBA), about %.1f ms per batch, "
 	       "median of rounds; %s\n\n", rounds, batch_ms,
 	       pin ? "pinned to one CPU" : "not pinned");
-	if (pol.policy != TRUSTED_FOR_POLICY_ALL ||
+	if (pol.check_policy != TRUSTED_FOR_POLICY_ALL ||
 	    pol.backend != TRUSTED_FOR_BACKEND_EXECVE_CHECK) {
 		fprintf(stderr,
 			"trusted_for_bench: trusted_for() does not use execveat(AT_EXECVE_CHECK) "

@@ -6,6 +6,14 @@
  * Conventions: every function that returns int returns 0 on success and -1
  * with errno set on failure or denial.  Any -1 from a check means "not
  * trusted".
+ *
+ * Words: the "check policy" (0..3) says which checks a descriptor must pass;
+ * "enforcement" says whether a failed check blocks; the "policy file"
+ * (trustedfor.conf(5)) sets both; the "configuration" is everything in force.
+ *
+ * ABI: the two structs a caller allocates begin with their size, which the
+ * caller sets (TRUSTED_FOR_VERDICT_INIT, TRUSTED_FOR_CONFIG_INIT); fields are
+ * only ever appended.  trusted_for(3), ABI STABILITY, gives the rules.
  */
 #ifndef TRUSTEDFOR_H
 #define TRUSTEDFOR_H
@@ -49,35 +57,50 @@ enum trusted_for_reason {
 	TRUSTED_FOR_INTERACTIVE,	/* code that is not a checked file */
 	TRUSTED_FOR_ERROR,		/* the check itself failed: a denial */
 };
+/*
+ * The highest value this header knows.  Enumerations grow at the end: a
+ * newer library may answer a value above it, which is a reason for "not
+ * trusted" all the same (trusted_for_reason_string() names it).
+ */
+#define TRUSTED_FOR_REASON_MAX TRUSTED_FOR_ERROR
 
-/* Which mechanism answered a check. */
+/* Which mechanism answered a check (0 is none). */
 enum trusted_for_backend {
-	TRUSTED_FOR_BACKEND_AUTO = 0,	  /* chosen once per process */
-	TRUSTED_FOR_BACKEND_SYSCALL,	  /* the patched kernel's trusted_for() */
+	TRUSTED_FOR_BACKEND_SYSCALL = 1,  /* the patched kernel's trusted_for() */
 	TRUSTED_FOR_BACKEND_EXECVE_CHECK, /* execveat(AT_EXECVE_CHECK) */
 	TRUSTED_FOR_BACKEND_EMULATED,	  /* fstatfs, fstat, faccessat */
 };
+#define TRUSTED_FOR_BACKEND_MAX TRUSTED_FOR_BACKEND_EMULATED
 
 #define TRUSTED_FOR_MESSAGE_MAX 512
 
 struct trusted_for_verdict {
+	/* The caller's sizeof(struct trusted_for_verdict); the library never
+	 * writes past it, nor changes it. */
+	unsigned int size;
 	bool trusted;  /* the check passed */
 	bool allowed;  /* enforcement lets the code run */
 	int error;     /* 0, or the errno the check failed with */
 	enum trusted_for_reason reason;
 	enum trusted_for_backend backend;
-	unsigned int policy;	 /* the check policy that was applied */
-	unsigned int enforce;	 /* the enforcement that was in force */
+	unsigned int check_policy; /* the check policy that was applied */
+	unsigned int enforce;	   /* the enforcement that was in force */
 	/* "NAME: not trusted for execution: noexec mount" */
 	char message[TRUSTED_FOR_MESSAGE_MAX];
 	/* the concrete cause: "/mnt/x" (mount point), "uid 1000", "FIFO" */
 	char detail[256];
+	/* Fields added later go here; 0 must mean "not known" in each. */
 };
+/* The size of the first layout, the smallest the library accepts. */
+#define TRUSTED_FOR_VERDICT_SIZE_1 796
+#define TRUSTED_FOR_VERDICT_INIT { .size = sizeof(struct trusted_for_verdict) }
 
 /*
  * Check fd against an explicit check policy (0..3) and explain the answer.
  * name is used in the message only.  Returns 0 when trusted, else -1 with
- * errno as trusted_for() would set it; v is filled either way.
+ * errno as trusted_for() would set it; v is filled either way.  Every call
+ * that takes a verdict fails with EINVAL, and writes nothing, when v is NULL
+ * or v->size is below TRUSTED_FOR_VERDICT_SIZE_1: a refusal.
  */
 int trusted_for_check(int fd, unsigned int policy, const char *name,
 		      struct trusted_for_verdict *v);
@@ -117,23 +140,34 @@ int trusted_for_strengthen(unsigned int enforce);
  */
 int trusted_for_confine_session(unsigned int flags);
 
-/* The policy in force, and where each part came from. */
-enum trusted_for_source {
+/* The configuration in force, and where each part came from. */
+enum trusted_for_source { /* of the check policy */
 	TRUSTED_FOR_SOURCE_DEFAULT = 0, /* no policy file */
 	TRUSTED_FOR_SOURCE_FILE,	/* the policy file */
 	TRUSTED_FOR_SOURCE_FAIL_CLOSED, /* the policy file is bad: enforce all */
 	TRUSTED_FOR_SOURCE_KERNEL,	/* /proc/sys/fs/trusted_for_policy */
 };
+#define TRUSTED_FOR_SOURCE_MAX TRUSTED_FOR_SOURCE_KERNEL
+
+enum trusted_for_file_state { /* of the policy file */
+	TRUSTED_FOR_FILE_ABSENT = 0,  /* none: the defaults apply */
+	TRUSTED_FOR_FILE_READ,	      /* read and honoured */
+	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement */
+};
+#define TRUSTED_FOR_FILE_STATE_MAX TRUSTED_FOR_FILE_FAIL_CLOSED
 
 enum trusted_for_log_target {
 	TRUSTED_FOR_LOG_SYSLOG = 0,
 	TRUSTED_FOR_LOG_STDERR,
 	TRUSTED_FOR_LOG_NONE,
 };
+#define TRUSTED_FOR_LOG_MAX TRUSTED_FOR_LOG_NONE
 
-struct trusted_for_policy {
-	unsigned int policy;	       /* effective check policy, 0..3 */
-	enum trusted_for_source policy_source;
+struct trusted_for_config {
+	/* The caller's sizeof(struct trusted_for_config), as in a verdict. */
+	unsigned int size;
+	unsigned int check_policy;     /* effective check policy, 0..3 */
+	enum trusted_for_source check_policy_source;
 	enum trusted_for_backend backend; /* what trusted_for() uses */
 	bool execve_check;	       /* the kernel has AT_EXECVE_CHECK */
 	bool patched_kernel;	       /* the kernel has trusted_for() */
@@ -145,17 +179,24 @@ struct trusted_for_policy {
 	unsigned int enforce;	       /* all of the above, combined */
 	bool audit;
 	enum trusted_for_log_target log_target;
-	enum trusted_for_source file_state;
+	enum trusted_for_file_state file_state;
 	char file_path[256];
 	char file_problem[TRUSTED_FOR_MESSAGE_MAX]; /* why it failed closed */
 	int probe_error; /* AT_EXECVE_CHECK's probe could not tell: errno */
+	/* Fields added later go here; 0 must mean "not known" in each. */
 };
+#define TRUSTED_FOR_CONFIG_SIZE_1 828
+#define TRUSTED_FOR_CONFIG_INIT { .size = sizeof(struct trusted_for_config) }
 
-/* Fill p with the policy as the next decision would see it. */
-int trusted_for_get_policy(struct trusted_for_policy *p);
+/*
+ * Fill c with the configuration as the next decision would see it.  0, or
+ * -1 with EINVAL (nothing written) when c is NULL or c->size is below
+ * TRUSTED_FOR_CONFIG_SIZE_1.
+ */
+int trusted_for_get_config(struct trusted_for_config *c);
 
 /* Read the policy file again (it is read once per process otherwise). */
-int trusted_for_reload_policy(void);
+int trusted_for_reload_policy_file(void);
 
 /* Short English names, for messages and tools. */
 const char *trusted_for_reason_string(enum trusted_for_reason reason);

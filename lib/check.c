@@ -447,7 +447,8 @@ int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
 	int r;
 
 	memset(v, 0, sizeof(*v));
-	v->policy = policy;
+	v->size = sizeof(*v);
+	v->check_policy = policy;
 	v->backend = backend;
 	if (!name)
 		name = "(descriptor)";

@@ -29,7 +29,7 @@ static const char *enforced_by(const struct tf_policy *p,
 	if (p->securebits & secbit)
 		return "securebits";
 	if (p->file_enforce & bit)
-		return p->file_state == TRUSTED_FOR_SOURCE_FAIL_CLOSED ?
+		return p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED ?
 			       "bad policy file" : "policy file";
 	if (p->env_enforce & bit)
 		return "TRUSTEDFOR_ENFORCE";
@@ -71,7 +71,7 @@ static void log_verdict(const struct trusted_for_verdict *v, int fd,
 	tf_log(v->allowed ? LOG_NOTICE : LOG_WARNING,
 	       "%s %s=\"%s\" reason=\"%s\" detail=\"%s\" policy=%u enforced-by=\"%s\" pid=%d exe=\"%s\"%s%s%s%s",
 	       v->allowed ? "audit" : "refused", kind, qname,
-	       trusted_for_reason_string(v->reason), qdetail, v->policy, by,
+	       trusted_for_reason_string(v->reason), qdetail, v->check_policy, by,
 	       (int)getpid(), qexe, fd >= 0 ? " path=\"" : "", qpath,
 	       fd >= 0 ? "\"" : "", where);
 }
@@ -123,8 +123,10 @@ static int decide(struct trusted_for_verdict *v, const struct tf_policy *p,
 	return -1;
 }
 
-TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
-				     struct trusted_for_verdict *v)
+static int allow_interactive(int fd, const char *name,
+			     struct trusted_for_verdict *v);
+
+static int allow_file(int fd, const char *name, struct trusted_for_verdict *v)
 {
 	struct tf_policy p;
 	struct stat st;
@@ -144,12 +146,12 @@ TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
 	 * so only a file that failed it needs a look.
 	 */
 	if (!v->trusted && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
-		return trusted_for_allow_interactive(fd, name, v);
+		return allow_interactive(fd, name, v);
 	return 0;
 }
 
-TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
-					    struct trusted_for_verdict *v)
+static int allow_interactive(int fd, const char *name,
+			     struct trusted_for_verdict *v)
 {
 	struct tf_policy p;
 	int r;
@@ -163,7 +165,7 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 		tf_check_stream(fd, p.check_policy, p.backend, name, v);
 	} else {
 		memset(v, 0, sizeof(*v));
-		v->policy = p.check_policy;
+		v->check_policy = p.check_policy;
 		v->backend = p.backend;
 		v->reason = TRUSTED_FOR_INTERACTIVE;
 		v->error = EACCES;
@@ -188,4 +190,25 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 			 v->detail[0] ? ": " : "", v->detail);
 	}
 	return r;
+}
+
+/* The public faces: the caller's verdict gets what its size holds. */
+TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
+				     struct trusted_for_verdict *v)
+{
+	struct trusted_for_verdict full;
+
+	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
+		return -1;
+	return tf_verdict_out(v, &full, allow_file(fd, name, &full));
+}
+
+TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
+					    struct trusted_for_verdict *v)
+{
+	struct trusted_for_verdict full;
+
+	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
+		return -1;
+	return tf_verdict_out(v, &full, allow_interactive(fd, name, &full));
 }

@@ -7,6 +7,7 @@
  * reads this list and checks it against the objects' symbols):
  *
  *   names.c            the names of reasons and backends
+ *   abi.c              the public structs' sizes: what a caller's can hold
  *   log.c              the way out: the log function, its target, strerror
  *   ../shared/printable.c  what reaches a terminal or a log line
  *   filesystems.c      which filesystems hold code, by f_type
@@ -31,6 +32,17 @@
 #include "trustedfor.h"
 
 #define TF_EXPORT __attribute__((visibility("default")))
+
+/*
+ * abi.c: a caller's struct begins with its size.  tf_abi_accepts(): 0, or -1
+ * with EINVAL when it is NULL or smaller than the first layout.
+ * tf_abi_copy(): what both sizes hold, from the library's full struct.
+ * tf_verdict_out(): that for a verdict, then returns r with errno kept.
+ */
+int tf_abi_accepts(const void *caller, unsigned int first_size);
+void tf_abi_copy(void *caller, const void *full, size_t full_size);
+int tf_verdict_out(struct trusted_for_verdict *v,
+		   const struct trusted_for_verdict *full, int r);
 
 /* log.c: strerror() for threads; the result is buf or a static string. */
 const char *tf_strerror(int error, char *buf, size_t size);
@@ -100,7 +112,7 @@ struct tf_policy_file {
 	unsigned int enforce;	   /* TRUSTED_FOR_ENFORCE_* */
 	int audit;
 	enum trusted_for_log_target log_target;
-	enum trusted_for_source state;
+	enum trusted_for_file_state state;
 	char problem[TRUSTED_FOR_MESSAGE_MAX]; /* why it fails closed */
 };
 #define TF_POLICY_FILE_MAX (64 * 1024)
@@ -129,7 +141,7 @@ struct tf_policy {
 	unsigned int enforce; /* the four sources combined */
 	bool audit;
 	enum trusted_for_log_target log_target;
-	enum trusted_for_source file_state;
+	enum trusted_for_file_state file_state;
 };
 void tf_policy_check(unsigned int *check_policy, enum trusted_for_backend *backend);
 void tf_policy_get(struct tf_policy *p, char *problem, size_t size);

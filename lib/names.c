@@ -22,7 +22,6 @@ TF_EXPORT const char *trusted_for_reason_string(enum trusted_for_reason reason)
 TF_EXPORT const char *trusted_for_backend_string(enum trusted_for_backend backend)
 {
 	switch (backend) {
-	case TRUSTED_FOR_BACKEND_AUTO: return "auto";
 	case TRUSTED_FOR_BACKEND_SYSCALL: return "trusted_for() system call";
 	case TRUSTED_FOR_BACKEND_EXECVE_CHECK: return "execveat(AT_EXECVE_CHECK)";
 	case TRUSTED_FOR_BACKEND_EMULATED: return "emulation";

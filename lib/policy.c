@@ -53,7 +53,11 @@ static struct {
 static unsigned int pack(const struct tf_policy_file *f)
 {
 	struct tf_kernel k;
-	unsigned int policy = f->check_policy, source = f->state;
+	unsigned int policy = f->check_policy;
+	unsigned int source = f->state == TRUSTED_FOR_FILE_READ ? TRUSTED_FOR_SOURCE_FILE :
+			      f->state == TRUSTED_FOR_FILE_FAIL_CLOSED ?
+							  TRUSTED_FOR_SOURCE_FAIL_CLOSED :
+							  TRUSTED_FOR_SOURCE_DEFAULT;
 
 	tf_kernel_probe(&k);
 	if (k.patched) {
@@ -70,7 +74,7 @@ static void install(const struct tf_policy_file *f)
 	state.file = *f;
 	atomic_store(&state.word, pack(f));
 	tf_log_set_target(f->log_target);
-	if (f->state == TRUSTED_FOR_SOURCE_FAIL_CLOSED)
+	if (f->state == TRUSTED_FOR_FILE_FAIL_CLOSED)
 		atomic_store(&state.file_problem_pending, 1);
 }
 
@@ -113,7 +117,7 @@ static void ensure_loaded(void)
 	report_problems();
 }
 
-TF_EXPORT int trusted_for_reload_policy(void)
+TF_EXPORT int trusted_for_reload_policy_file(void)
 {
 	struct tf_policy_file f;
 
@@ -204,29 +208,33 @@ void tf_policy_get(struct tf_policy *p, char *problem, size_t size)
 		     securebits_enforce(p->securebits);
 }
 
-TF_EXPORT int trusted_for_get_policy(struct trusted_for_policy *p)
+TF_EXPORT int trusted_for_get_config(struct trusted_for_config *c)
 {
+	struct trusted_for_config full;
 	struct tf_kernel k;
-	struct tf_policy s;
+	struct tf_policy p;
 
-	memset(p, 0, sizeof(*p));
-	tf_policy_get(&s, p->file_problem, sizeof(p->file_problem));
+	if (tf_abi_accepts(c, TRUSTED_FOR_CONFIG_SIZE_1) < 0)
+		return -1;
+	memset(&full, 0, sizeof(full));
+	tf_policy_get(&p, full.file_problem, sizeof(full.file_problem));
 	tf_kernel_probe(&k);
-	p->policy = s.check_policy;
-	p->policy_source = s.source;
-	p->backend = s.backend;
-	p->execve_check = k.execve_check;
-	p->patched_kernel = k.patched;
-	p->probe_error = k.probe_error;
-	p->file_enforce = s.file_enforce;
-	p->env_enforce = s.env_enforce;
-	p->process_enforce = s.process_enforce;
-	p->securebits_known = s.securebits_known;
-	p->securebits = s.securebits;
-	p->enforce = s.enforce;
-	p->audit = s.audit;
-	p->log_target = s.log_target;
-	p->file_state = s.file_state;
-	snprintf(p->file_path, sizeof(p->file_path), "%s", TRUSTEDFOR_POLICY_FILE);
+	full.check_policy = p.check_policy;
+	full.check_policy_source = p.source;
+	full.backend = p.backend;
+	full.execve_check = k.execve_check;
+	full.patched_kernel = k.patched;
+	full.probe_error = k.probe_error;
+	full.file_enforce = p.file_enforce;
+	full.env_enforce = p.env_enforce;
+	full.process_enforce = p.process_enforce;
+	full.securebits_known = p.securebits_known;
+	full.securebits = p.securebits;
+	full.enforce = p.enforce;
+	full.audit = p.audit;
+	full.log_target = p.log_target;
+	full.file_state = p.file_state;
+	snprintf(full.file_path, sizeof(full.file_path), "%s", TRUSTEDFOR_POLICY_FILE);
+	tf_abi_copy(c, &full, sizeof(full));
 	return 0;
 }

@@ -51,7 +51,7 @@ void tf_policy_file_defaults(struct tf_policy_file *c)
 	memset(c, 0, sizeof(*c));
 	c->check_policy = TRUSTED_FOR_POLICY_ALL;
 	c->log_target = TRUSTED_FOR_LOG_SYSLOG;
-	c->state = TRUSTED_FOR_SOURCE_DEFAULT;
+	c->state = TRUSTED_FOR_FILE_ABSENT;
 }
 
 void tf_policy_file_fail_closed(struct tf_policy_file *c, const char *why)
@@ -64,7 +64,7 @@ void tf_policy_file_fail_closed(struct tf_policy_file *c, const char *why)
 	/* A log target already parsed is kept only if it still logs. */
 	c->log_target = target == TRUSTED_FOR_LOG_STDERR ? target :
 							   TRUSTED_FOR_LOG_SYSLOG;
-	c->state = TRUSTED_FOR_SOURCE_FAIL_CLOSED;
+	c->state = TRUSTED_FOR_FILE_FAIL_CLOSED;
 	snprintf(c->problem, sizeof(c->problem), "%s", why);
 }
 
@@ -164,7 +164,7 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_policy_file *c)
 	size_t n = 0;
 
 	tf_policy_file_defaults(c);
-	c->state = TRUSTED_FOR_SOURCE_FILE;
+	c->state = TRUSTED_FOR_FILE_READ;
 	if (len > TF_POLICY_FILE_MAX)
 		return fail(c, "larger than %d bytes", TF_POLICY_FILE_MAX);
 	for (size_t i = 0; i < len; i++) {
@@ -317,7 +317,7 @@ out:
 	free(buf);
 	if (fd >= 0)
 		close(fd);
-	if (c->state == TRUSTED_FOR_SOURCE_FAIL_CLOSED) {
+	if (c->state == TRUSTED_FOR_FILE_FAIL_CLOSED) {
 		snprintf(why, sizeof(why), "%.200s: %.300s", path, c->problem);
 		memcpy(c->problem, why, sizeof(why));
 	}

@@ -21,14 +21,24 @@ TF_EXPORT int trusted_for(int fd, int usage, unsigned int flags)
 TF_EXPORT int trusted_for_explain(int fd, const char *name,
 				  struct trusted_for_verdict *v)
 {
+	struct trusted_for_verdict full;
 	struct tf_policy p;
 
+	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
+		return -1;
 	tf_policy_get(&p, NULL, 0);
-	return tf_check(fd, p.check_policy, p.backend, name, v);
+	return tf_verdict_out(v, &full, tf_check(fd, p.check_policy, p.backend,
+						 name, &full));
 }
 
 TF_EXPORT int trusted_for_check(int fd, unsigned int policy, const char *name,
 				struct trusted_for_verdict *v)
 {
-	return tf_check(fd, policy, tf_backend_for(policy, 0), name, v);
+	struct trusted_for_verdict full;
+
+	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
+		return -1;
+	return tf_verdict_out(v, &full, tf_check(fd, policy,
+						 tf_backend_for(policy, 0),
+						 name, &full));
 }

@@ -28,11 +28,11 @@ int tf_securebits_set(unsigned int bits, unsigned int *now, char *why, size_t si
 
 	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
 		int err = errno;
-		struct trusted_for_policy p;
+		struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 		const char *hint = "";
 
 		/* The library's probe, not the kernel's version, says why. */
-		trusted_for_get_policy(&p);
+		trusted_for_get_config(&p);
 		if (!p.securebits_known)
 			hint = " (this kernel has no exec securebits: Linux 6.14 or later needed)";
 		snprintf(why, size, "cannot set the securebits: %s%s", tf_error_text(err), hint);

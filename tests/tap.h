@@ -269,6 +269,19 @@ static inline void tap_exec_noexec_mounts(const char *dir)
 	}
 }
 
+/* dir/where/script, opened to be checked, or bail out. */
+static inline int tap_open_script(const char *dir, const char *where)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/script", dir, where);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tap_bail(path);
+	return fd;
+}
+
 /*
  * An overlay on /etc holding a policy file (content NULL: none at all).
  * content is the settings, each line with its newline; the completeness

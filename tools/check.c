@@ -28,7 +28,7 @@ static int cmd_check(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	unsigned int policy = 0;
 	int explain = 0, have_policy = 0, status = EXIT_TRUSTED, c;
 
@@ -59,7 +59,7 @@ static int cmd_check(int argc, char **argv)
 		close(fd);
 		if (explain) {
 			print_verdict(stdout, &v);
-			printf(" (policy %u, %s)\n", v.policy,
+			printf(" (policy %u, %s)\n", v.check_policy,
 			       trusted_for_backend_string(v.backend));
 		} else if (!v.trusted) {
 			fprintf(stderr, "%s: ", program);
@@ -71,9 +71,9 @@ static int cmd_check(int argc, char **argv)
 	}
 	/* A verdict that enforcement obeys is worth as much as its session. */
 	if (explain) {
-		struct trusted_for_policy p;
+		struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 
-		trusted_for_get_policy(&p);
+		trusted_for_get_config(&p);
 		if (p.enforce)
 			print_escapes(stderr, "trusted-for: ", &p);
 	}

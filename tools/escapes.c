@@ -34,7 +34,7 @@ void print_session(FILE *out)
 }
 
 /* Why the enforcement in force does or does not depend on one way out. */
-static const char *depends(const struct trusted_for_policy *p, int confined_here)
+static const char *depends(const struct trusted_for_config *p, int confined_here)
 {
 	if (!p->enforce)
 		return "nothing is enforced here";
@@ -43,7 +43,7 @@ static const char *depends(const struct trusted_for_policy *p, int confined_here
 	return "the enforcement here depends on it";
 }
 
-int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy *p)
+int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config *p)
 {
 	long clone = sysctl("/proc/sys/kernel/unprivileged_userns_clone");
 	long max = sysctl("/proc/sys/user/max_user_namespaces");
@@ -85,7 +85,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_policy
 			snprintf(memfd_text, sizeof(memfd_text), "vm.memfd_noexec = %ld", memfd);
 		if (!p->enforce)
 			why = "nothing is enforced here";
-		else if (p->policy)
+		else if (p->check_policy)
 			why = "the enforcement here depends on it (every policy judges a memfd by its mode)";
 		else
 			why = "the enforcement here does not depend on it (policy 0 checks nothing)";

@@ -15,6 +15,6 @@ void print_session(FILE *out);
 
 /* One line per way out that this machine leaves open; returns how many. */
 int print_escapes(FILE *out, const char *prefix,
-		  const struct trusted_for_policy *p);
+		  const struct trusted_for_config *p);
 
 #endif

@@ -23,7 +23,7 @@
 #include "cli.h"
 #include "printable.h"
 
-#define REASONS (TRUSTED_FOR_ERROR + 1)
+#define REASONS (TRUSTED_FOR_REASON_MAX + 1)
 #define SCAN_MAX_DEPTH 256 /* open directories at once, under RLIMIT_NOFILE */
 #define SCAN_MAX_DEPTH_TEXT "256"
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -97,7 +97,7 @@ static int is_shell_startup(const char *path, const char *name)
 static void check_file(struct scan *s, int dirfd, const char *name,
 		       const char *path)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0) {
@@ -228,12 +228,12 @@ static int cmd_scan(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct trusted_for_policy effective;
+	struct trusted_for_config effective = TRUSTED_FOR_CONFIG_INIT;
 	struct scan s = { 0 };
 	int quiet = 0, c;
 
-	trusted_for_get_policy(&effective);
-	s.policy = effective.policy;
+	trusted_for_get_config(&effective);
+	s.policy = effective.check_policy;
 	while ((c = getopt_long(argc, argv, "+p:xq", opts, NULL)) != -1) {
 		if (c == 'p' && parse_policy(optarg, &s.policy) < 0)
 			return usage_error("scan: bad policy '%s' (0..3)", optarg);

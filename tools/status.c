@@ -50,14 +50,14 @@ static const char *on_off_lock(unsigned int bits, unsigned int bit)
 static int cmd_status(int argc, char **argv)
 {
 	static const char *const targets[] = { "syslog", "stderr", "none" };
-	struct trusted_for_policy p;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 	struct utsname u;
 	char path[512], problem[TRUSTED_FOR_MESSAGE_MAX];
 
 	(void)argv;
 	if (argc > 1)
 		return usage_error("status: takes no arguments");
-	trusted_for_get_policy(&p);
+	trusted_for_get_config(&p);
 	tf_printable(path, sizeof(path), p.file_path);
 	tf_printable(problem, sizeof(problem), p.file_problem);
 	uname(&u);
@@ -70,16 +70,16 @@ static int cmd_status(int argc, char **argv)
 		printf("AT_EXECVE_CHECK: %s\n", p.execve_check ? "yes" : "no");
 	printf("trusted_for() system call: %s\n",
 	       p.patched_kernel ? "yes (patched kernel)" : "no");
-	if (p.policy_source == TRUSTED_FOR_SOURCE_KERNEL &&
+	if (p.check_policy_source == TRUSTED_FOR_SOURCE_KERNEL &&
 	    access("/proc/sys/fs/trusted_for_policy", R_OK) != 0)
 		printf("check policy: set by fs.trusted_for_policy, which only root can read\n");
 	else
-		printf("check policy: %u (%s), from %s\n", p.policy,
-		       policy_name(p.policy), source_name(p.policy_source));
+		printf("check policy: %u (%s), from %s\n", p.check_policy,
+		       policy_name(p.check_policy), source_name(p.check_policy_source));
 	printf("check backend: %s\n", trusted_for_backend_string(p.backend));
-	if (p.file_state == TRUSTED_FOR_SOURCE_DEFAULT)
+	if (p.file_state == TRUSTED_FOR_FILE_ABSENT)
 		printf("policy file: %s: absent, defaults apply\n", path);
-	else if (p.file_state == TRUSTED_FOR_SOURCE_FILE)
+	else if (p.file_state == TRUSTED_FOR_FILE_READ)
 		printf("policy file: %s: trusted\n", path);
 	else
 		printf("policy file: NOT TRUSTED, failing closed: %s\n",

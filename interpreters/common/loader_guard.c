@@ -84,7 +84,7 @@ static int mapped_file(uintptr_t addr, dev_t *dev, ino_t *ino)
 
 static int check_object(struct dl_phdr_info *info, size_t size, void *data)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char message[TRUSTED_FOR_MESSAGE_MAX + 64];
 	uintptr_t first = 0;
 	struct stat st;
@@ -105,11 +105,11 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *data)
 	fd = open(info->dlpi_name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || mapped_file(first, &dev, &ino) < 0 ||
 	    st.st_dev != dev || st.st_ino != ino) {
-		struct trusted_for_policy p;
+		struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 
 		if (fd >= 0)
 			close(fd);
-		trusted_for_get_policy(&p);
+		trusted_for_get_config(&p);
 		if (!(p.enforce & TRUSTED_FOR_ENFORCE_FILE))
 			return 0;
 		snprintf(message, sizeof(message),
@@ -127,7 +127,7 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *data)
 static void loader_guard(int argc, char **argv, char **envp)
 {
 	const char *preload = NULL, *var = NULL;
-	struct trusted_for_policy p;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 	char **e;
 	int i;
 
@@ -164,7 +164,7 @@ static void loader_guard(int argc, char **argv, char **envp)
 	if (!preload && !var)
 		return;
 	if (var) {
-		trusted_for_get_policy(&p);
+		trusted_for_get_config(&p);
 		if (p.enforce & TRUSTED_FOR_ENFORCE_FILE) {
 			char message[128];
 

@@ -89,7 +89,7 @@ static int refuse(const struct trusted_for_verdict *v)
 
 int main(int argc, char **argv)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	FILE *f;
 	int fd, status;
 

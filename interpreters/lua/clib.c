@@ -42,7 +42,7 @@ enum {
  */
 static int look_for_func(lua_State *L, int fd, const char *path, const char *sym)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char err[1024];
 	int refused;
 	void *lib;

@@ -48,7 +48,7 @@ int tl_is_refusal(lua_State *L, int idx)
 
 int tl_allow_interactive(lua_State *L, int fd, const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	if (trusted_for_allow_interactive(fd, what, &v) < 0)
 		return tl_refused(L, &v);
@@ -151,7 +151,7 @@ static int load_stream(lua_State *L, FILE *f, const char *chunkname,
 /* Takes fd, already open; closes it. */
 static int load_fd(lua_State *L, int fd, const char *filename, const char *mode)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	FILE *f;
 	int status;
 

@@ -119,7 +119,7 @@ void raise_not_trusted(const char *message, PyObject *path)
  */
 int open_checked(PyObject *path, int *open_errno)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	PyObject *bytes = NULL;
 	const char *name;
 	int fd, allowed, err = 0;
@@ -452,7 +452,7 @@ PyObject *find_refusal(PyObject *exc)
 
 void check_interactive_or_exit(const char *what, int fd)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	if (trusted_for_allow_interactive(fd, what, &v) < 0)
 		refuse_and_exit(v.message);

@@ -55,7 +55,7 @@ static void import_error(const char *message, PyObject *name, PyObject *path)
  */
 static PyObject *load_checked(PyObject *name, PyObject *origin)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	PyObject *bytes, *flags_obj, *key = NULL, *fdpath = NULL;
 	char err[1024];
 	struct stat st;

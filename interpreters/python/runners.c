@@ -69,10 +69,10 @@ void runner_in_repl(int on)
 
 static int enforced(unsigned int bit)
 {
-	struct trusted_for_policy p;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 
 	/* No answer is the strictest answer. */
-	if (trusted_for_get_policy(&p) < 0)
+	if (trusted_for_get_config(&p) < 0)
 		return 1;
 	return (p.enforce & bit) != 0;
 }
@@ -94,7 +94,7 @@ static int refuse_file(PyObject *filename, const char *why)
 
 static int refuse_interactive(int fd, const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	if (trusted_for_allow_interactive(fd, what, &v) == 0)
 		return 0;
@@ -197,7 +197,7 @@ static int is_content(PyObject *source, PyObject *content)
 /* The "compile" event for a name that is not <something>. */
 static int check_compiled_file(PyObject *source, PyObject *filename)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	PyObject *bytes = NULL, *content;
 	int fd, err = 0, allowed, same;
 

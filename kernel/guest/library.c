@@ -100,7 +100,7 @@ static void same_verdicts(void *arg)
 {
 	const struct lib_case *c = arg;
 	const char *user = c->uid ? "nobody" : "root";
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	unsigned int i;
 
 	trusted_for_set_log_fn(quiet, NULL);
@@ -166,7 +166,7 @@ static void reaches_kernel(void *unused)
 static void stock_kernel(void *arg)
 {
 	int hide = *(int *)arg;
-	struct trusted_for_policy p;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 	unsigned int i;
 	char got[256] = "";
 	size_t n = 0;
@@ -184,7 +184,7 @@ static void stock_kernel(void *arg)
 		       strerror(errno));
 		return;
 	}
-	trusted_for_get_policy(&p);
+	trusted_for_get_config(&p);
 	for (i = 0; i < N_FILES; i++) {
 		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 

@@ -141,7 +141,8 @@ static void make_fixture(uid_t owner)
 static void check_matrix(const char *who, int execve_check)
 {
 	for (int k = 0; k < KINDS; k++) {
-		struct trusted_for_verdict emulated, kernel;
+		struct trusted_for_verdict emulated = TRUSTED_FOR_VERDICT_INIT;
+		struct trusted_for_verdict kernel = TRUSTED_FOR_VERDICT_INIT;
 
 		for (unsigned int policy = 0; policy < 4; policy++) {
 			int fd = open_kind(k), want = cases[k].error[policy];
@@ -176,7 +177,7 @@ static void check_matrix(const char *who, int execve_check)
 /* What the emulation cannot see, and what the kernel must not change. */
 static void check_kernel_only(const char *who, int execve_check)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char path[512], byte;
 	int fd, writer;
 
@@ -201,7 +202,7 @@ static void check_kernel_only(const char *who, int execve_check)
 
 static void check_messages(const char *who, uid_t uid)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char path[512], want[600];
 	int fd;
 

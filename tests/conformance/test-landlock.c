@@ -77,7 +77,7 @@ int main(void)
 {
 	const char *build = getenv("TF_BUILD");
 	char dir[256], path[512], cli[512], out[1024], want[1024];
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	struct tf_kernel k;
 	int abi, fd;
 

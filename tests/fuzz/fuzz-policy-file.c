@@ -18,10 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tf_policy_file c;
 	int r = tf_policy_parse((const char *)data, size, &c);
 
-	if (r == 0 && (c.state != TRUSTED_FOR_SOURCE_FILE || c.check_policy > 3 ||
+	if (r == 0 && (c.state != TRUSTED_FOR_FILE_READ || c.check_policy > 3 ||
 		       c.enforce > ALL || c.problem[0]))
 		abort();
-	if (r < 0 && (c.state != TRUSTED_FOR_SOURCE_FAIL_CLOSED || c.check_policy != 3 ||
+	if (r < 0 && (c.state != TRUSTED_FOR_FILE_FAIL_CLOSED || c.check_policy != 3 ||
 		      c.enforce != ALL || !c.audit || !c.problem[0] ||
 		      c.log_target == TRUSTED_FOR_LOG_NONE))
 		abort();

@@ -113,7 +113,7 @@ static void make_fixture(void)
 static void expect_file(const char *who, const char *name, int want,
 			int kernel_too)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char path[512];
 
 	for (int m = 0; m < 2; m++) {
@@ -320,7 +320,7 @@ static void mqueue(void *arg)
 {
 	int nobody = *(int *)arg;
 	const char *who = nobody ? "uid 65534" : "root";
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char path[512];
 	int fd;
 
@@ -376,7 +376,7 @@ static void fake_memfd(void *arg)
 {
 	int nobody = *(int *)arg;
 	const char *who = nobody ? "uid 65534" : "root";
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char path[512], link[64], target[128] = "";
 	int fd, memfd;
 

@@ -35,14 +35,7 @@ static void capture_log(int priority, const char *line, void *data)
 
 static int open_script(const char *where)
 {
-	char path[512];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s/script", dir, where);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		tap_bail(path);
-	return fd;
+	return tap_open_script(dir, where);
 }
 
 /* Runs fn in a child with the securebits, environment and policy given. */
@@ -84,7 +77,7 @@ static unsigned int mode_bits;
 /* docs/semantics.md section 3: what each of the four modes lets through. */
 static void decision_table(const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	int restrict_file = !!(mode_bits & RESTRICT), deny = !!(mode_bits & DENY);
 	int fd, p[2];
 
@@ -126,7 +119,7 @@ static void decision_table(const char *what)
 
 static int evil_refused(void)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	int fd = open_script("noexec"), r;
 
 	r = trusted_for_allow_file(fd, "evil", &v);
@@ -136,7 +129,7 @@ static int evil_refused(void)
 
 static int interactive_refused(void)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	return trusted_for_allow_interactive(-1, "-c", &v) == -1;
 }
@@ -175,7 +168,7 @@ static void strengthen(const char *what)
 
 static void log_refusal(const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char want[2048], exe[512];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int fd = open_script("noexec");
@@ -198,7 +191,7 @@ static void log_refusal(const char *what)
 /* Names longer than a message or a log value keep their tail. */
 static void long_names(const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char name[700], want[700], *value, *end;
 	int fd = open_script("noexec");
 
@@ -228,7 +221,7 @@ static void long_names(const char *what)
 
 static void log_audit(const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	int fd = open_script("noexec");
 
 	tap_is_int(trusted_for_allow_file(fd, "evil", &v), 0, "%s: the file runs", what);
@@ -258,7 +251,7 @@ static void log_bad_policy_escapes(const char *what)
 
 static void policy_zero(const char *what)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	int p[2];
 
 	tap_ok(!evil_refused(), "%s: policy 0 trusts a noexec file, even enforced", what);

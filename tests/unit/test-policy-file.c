@@ -97,8 +97,8 @@ static void parse_rows(void)
 		int same = got == (r->problem ? -1 : 0) && c.check_policy == r->policy &&
 			   c.enforce == r->enforce && c.audit == r->audit &&
 			   c.log_target == r->log &&
-			   c.state == (r->problem ? TRUSTED_FOR_SOURCE_FAIL_CLOSED :
-						    TRUSTED_FOR_SOURCE_FILE) &&
+			   c.state == (r->problem ? TRUSTED_FOR_FILE_FAIL_CLOSED :
+						    TRUSTED_FOR_FILE_READ) &&
 			   !strcmp(c.problem, r->problem ? r->problem : "");
 
 		tap_ok(same, "parse: %s", r->what);
@@ -121,7 +121,7 @@ static void parse_prefixes(void)
 
 	for (size_t n = 0; n < len; n++)
 		if (tf_policy_parse(full, n, &c) == 0 ||
-		    c.state != TRUSTED_FOR_SOURCE_FAIL_CLOSED || c.enforce != ALL) {
+		    c.state != TRUSTED_FOR_FILE_FAIL_CLOSED || c.enforce != ALL) {
 			printf("#   the prefix of %zu bytes parses\n", n);
 			weaker++;
 		}
@@ -160,27 +160,27 @@ struct load_row {
 	mode_t mode;
 	uid_t owner;
 	int kind; /* 0 file, 1 symlink, 2 directory, 3 FIFO, 4 1 MiB file */
-	enum trusted_for_source state;
+	enum trusted_for_file_state state;
 	const char *problem;
 };
 
 static void load_rows(const char *dir, int real_root)
 {
 	static const struct load_row rows[] = {
-		{ "missing file: defaults", NULL, 0, 0, 0, TRUSTED_FOR_SOURCE_DEFAULT, "" },
-		{ "root-owned 0644", H "policy = 1\n" E, 0644, 0, 0, TRUSTED_FOR_SOURCE_FILE, "" },
-		{ "root-owned 0600", H "policy = 1\n" E, 0600, 0, 0, TRUSTED_FOR_SOURCE_FILE, "" },
-		{ "root-owned 0444", H "policy = 1\n" E, 0444, 0, 0, TRUSTED_FOR_SOURCE_FILE, "" },
-		{ "owned by a user", H "policy = 1\n" E, 0644, 65534, 0, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "owned by uid 65534, not root" },
-		{ "group-writable", H "policy = 1\n" E, 0664, 0, 0, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "writable by group or others (mode 0664)" },
-		{ "other-writable", H "policy = 1\n" E, 0602, 0, 0, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "writable by group or others (mode 0602)" },
-		{ "a symbolic link", H "policy = 1\n" E, 0644, 0, 1, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "cannot open: a symbolic link" },
-		{ "a directory", "", 0755, 0, 2, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "not a regular file" },
-		{ "a FIFO (must not hang)", "", 0644, 0, 3, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "not a regular file" },
-		{ "a 1 MiB file", "", 0644, 0, 4, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "larger than 65536 bytes" },
-		{ "an empty file (a rewrite caught after O_TRUNC)", "", 0644, 0, 0, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "empty (incomplete)" },
-		{ "a file cut before 'end'", H "enforce = all\n", 0644, 0, 0, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "no 'end' line (incomplete)" },
-		{ "a bad line", H "policy = 1\nsecurebits = off\n" E, 0644, 0, 0, TRUSTED_FOR_SOURCE_FAIL_CLOSED, "line 3: unknown key 'securebits'" },
+		{ "missing file: defaults", NULL, 0, 0, 0, TRUSTED_FOR_FILE_ABSENT, "" },
+		{ "root-owned 0644", H "policy = 1\n" E, 0644, 0, 0, TRUSTED_FOR_FILE_READ, "" },
+		{ "root-owned 0600", H "policy = 1\n" E, 0600, 0, 0, TRUSTED_FOR_FILE_READ, "" },
+		{ "root-owned 0444", H "policy = 1\n" E, 0444, 0, 0, TRUSTED_FOR_FILE_READ, "" },
+		{ "owned by a user", H "policy = 1\n" E, 0644, 65534, 0, TRUSTED_FOR_FILE_FAIL_CLOSED, "owned by uid 65534, not root" },
+		{ "group-writable", H "policy = 1\n" E, 0664, 0, 0, TRUSTED_FOR_FILE_FAIL_CLOSED, "writable by group or others (mode 0664)" },
+		{ "other-writable", H "policy = 1\n" E, 0602, 0, 0, TRUSTED_FOR_FILE_FAIL_CLOSED, "writable by group or others (mode 0602)" },
+		{ "a symbolic link", H "policy = 1\n" E, 0644, 0, 1, TRUSTED_FOR_FILE_FAIL_CLOSED, "cannot open: a symbolic link" },
+		{ "a directory", "", 0755, 0, 2, TRUSTED_FOR_FILE_FAIL_CLOSED, "not a regular file" },
+		{ "a FIFO (must not hang)", "", 0644, 0, 3, TRUSTED_FOR_FILE_FAIL_CLOSED, "not a regular file" },
+		{ "a 1 MiB file", "", 0644, 0, 4, TRUSTED_FOR_FILE_FAIL_CLOSED, "larger than 65536 bytes" },
+		{ "an empty file (a rewrite caught after O_TRUNC)", "", 0644, 0, 0, TRUSTED_FOR_FILE_FAIL_CLOSED, "empty (incomplete)" },
+		{ "a file cut before 'end'", H "enforce = all\n", 0644, 0, 0, TRUSTED_FOR_FILE_FAIL_CLOSED, "no 'end' line (incomplete)" },
+		{ "a bad line", H "policy = 1\nsecurebits = off\n" E, 0644, 0, 0, TRUSTED_FOR_FILE_FAIL_CLOSED, "line 3: unknown key 'securebits'" },
 	};
 	char path[512], target[600], want[700];
 
@@ -225,7 +225,7 @@ static void load_rows(const char *dir, int real_root)
 		if (c.state != r->state || strcmp(c.problem, want))
 			printf("#   want state %d <%s>, got %d <%s>\n", (int)r->state,
 			       want, (int)c.state, c.problem);
-		if (r->state == TRUSTED_FOR_SOURCE_FAIL_CLOSED)
+		if (r->state == TRUSTED_FOR_FILE_FAIL_CLOSED)
 			tap_ok(c.check_policy == 3 && c.enforce == ALL && c.audit,
 			       "load: %s fails closed", r->what);
 	}
@@ -273,7 +273,7 @@ static void rewrite_in_place(const char *path, int real_root)
 		tf_policy_load(path, &c);
 		if (c.check_policy != 3 || c.enforce != ALL)
 			weaker++;
-		if (c.state == TRUSTED_FOR_SOURCE_FILE)
+		if (c.state == TRUSTED_FOR_FILE_READ)
 			complete++;
 		else if (strstr(c.problem, "(incomplete)"))
 			incomplete++;

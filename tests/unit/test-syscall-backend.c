@@ -107,8 +107,8 @@ static void in_child(void (*fn)(void), const char *what, int want_signal)
 
 static void exercise_everything(void)
 {
-	struct trusted_for_verdict v;
-	struct trusted_for_policy p;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 
 	for (int i = 0; i < FILES; i++) {
 		trusted_for(fds[i], TRUSTED_FOR_EXECUTION, 0);
@@ -116,7 +116,7 @@ static void exercise_everything(void)
 		trusted_for_allow_file(fds[i], "f", &v);
 		trusted_for_allow_interactive(fds[i], "f", &v);
 	}
-	trusted_for_get_policy(&p);
+	trusted_for_get_config(&p);
 }
 
 static void stock_kernel(void)
@@ -153,16 +153,16 @@ static void killed_if_called(void)
 static void patched_kernel(void)
 {
 	struct tf_kernel k = { .patched = 1, .execve_check = 0 };
-	struct trusted_for_verdict v;
-	struct trusted_for_policy p;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 
 	fake_sysctl("1\n");
 	install_filter(1);
 	tf_kernel_override(&k);
-	trusted_for_get_policy(&p);
+	trusted_for_get_config(&p);
 	tap_ok(p.patched_kernel && p.backend == TRUSTED_FOR_BACKEND_SYSCALL,
 	       "the patched kernel's call is the backend");
-	tap_ok(p.policy == 1 && p.policy_source == TRUSTED_FOR_SOURCE_KERNEL,
+	tap_ok(p.check_policy == 1 && p.check_policy_source == TRUSTED_FOR_SOURCE_KERNEL,
 	       "the policy is fs.trusted_for_policy's");
 	errno = 0;
 	tap_ok(trusted_for(fds[ALLOWED], TRUSTED_FOR_EXECUTION, 0) == 0,

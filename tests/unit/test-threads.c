@@ -32,7 +32,7 @@ static void quiet_log(int priority, const char *line, void *data)
 static void *asker(void *arg)
 {
 	long id = (long)arg;
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	for (int i = 0; i < ROUNDS; i++) {
 		if (trusted_for(good_fd, TRUSTED_FOR_EXECUTION, 0) != 0)
@@ -64,7 +64,7 @@ static void *reloader(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < ROUNDS / 10; i++) {
-		trusted_for_reload_policy();
+		trusted_for_reload_policy_file();
 		trusted_for_set_log_fn(i % 2 ? quiet_log : NULL, NULL);
 		trusted_for_set_log_fn(quiet_log, NULL);
 	}
@@ -88,17 +88,17 @@ static int consistent(unsigned int policy, unsigned int enforce)
 static void *decider(void *arg)
 {
 	long id = (long)arg;
-	struct trusted_for_policy p;
-	struct trusted_for_verdict v;
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	for (int i = 0; i < ROUNDS * 10; i++) {
-		trusted_for_get_policy(&p);
-		if (!consistent(p.policy, p.file_enforce) || !consistent(p.policy, p.enforce))
+		trusted_for_get_config(&p);
+		if (!consistent(p.check_policy, p.file_enforce) || !consistent(p.check_policy, p.enforce))
 			torn[id]++;
 		if (i % 8)
 			continue;
 		trusted_for_allow_file(evil_fd, "evil", &v);
-		if (!consistent(v.policy, v.enforce))
+		if (!consistent(v.check_policy, v.enforce))
 			torn[id]++;
 	}
 	atomic_fetch_sub(&deciding, 1);
@@ -112,7 +112,7 @@ static void *swapper(void *arg)
 		write_file("/etc/trustedfor.conf.new", swapped[i % 2], 0644);
 		if (rename("/etc/trustedfor.conf.new", "/etc/trustedfor.conf") < 0)
 			tap_bail("rename");
-		trusted_for_reload_policy();
+		trusted_for_reload_policy_file();
 	}
 	return NULL;
 }
@@ -121,7 +121,7 @@ static void *reload_loop(void *arg)
 {
 	(void)arg;
 	while (atomic_load(&deciding) > 0)
-		trusted_for_reload_policy();
+		trusted_for_reload_policy_file();
 	return NULL;
 }
 
@@ -157,7 +157,7 @@ int main(void)
 			   i, ROUNDS);
 
 	write_file("/etc/trustedfor.conf", swapped[0], 0644);
-	trusted_for_reload_policy();
+	trusted_for_reload_policy_file();
 	atomic_store(&deciding, THREADS - 2);
 	for (long i = 0; i < THREADS - 2; i++)
 		start(&threads[i], decider, (void *)i);

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * FROZEN: include/trustedfor.h as it was when its structs' first layout
+ * (TRUSTED_FOR_*_SIZE_1) was published.  Never edit it: tests/abi/
+ * v1-caller.c builds against it to prove that a program built then still
+ * works against today's library.
+ *
+ * libtrustedfor: is the content of a file descriptor trusted for execution,
+ * and should an interpreter run it?
+ *
+ * Conventions: every function that returns int returns 0 on success and -1
+ * with errno set on failure or denial.  Any -1 from a check means "not
+ * trusted".
+ *
+ * Words: the "check policy" (0..3) says which checks a descriptor must pass;
+ * "enforcement" says whether a failed check blocks; the "policy file"
+ * (trustedfor.conf(5)) sets both; the "configuration" is everything in force.
+ *
+ * ABI: the two structs a caller allocates begin with their size, which the
+ * caller sets (TRUSTED_FOR_VERDICT_INIT, TRUSTED_FOR_CONFIG_INIT); fields are
+ * only ever appended.  trusted_for(3), ABI STABILITY, gives the rules.
+ */
+#ifndef TRUSTEDFOR_1_H
+#define TRUSTEDFOR_1_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRUSTED_FOR_EXECUTION 1
+
+/* The check policy: which checks a descriptor must pass. */
+#define TRUSTED_FOR_POLICY_MOUNT 1 /* the mount is not noexec */
+#define TRUSTED_FOR_POLICY_FILE 2  /* execute permission for the caller */
+#define TRUSTED_FOR_POLICY_ALL 3
+
+/* Enforcement: whether a failed check blocks. */
+#define TRUSTED_FOR_ENFORCE_FILE 1        /* refuse code files that fail */
+#define TRUSTED_FOR_ENFORCE_INTERACTIVE 2 /* refuse code not from a checked file */
+
+/*
+ * The seed call.  0 when the file behind fd is trusted for usage under the
+ * effective check policy, else -1 with errno: EACCES (not trusted), EINVAL
+ * (bad usage or flags), EBADF (not an open descriptor), ETXTBSY (open for
+ * writing) or any other error, which is a denial too.
+ */
+int trusted_for(int fd, int usage, unsigned int flags);
+
+/* Why a descriptor is or is not trusted. */
+enum trusted_for_reason {
+	TRUSTED_FOR_TRUSTED = 0,
+	TRUSTED_FOR_NOEXEC_MOUNT,	/* the mount is noexec */
+	TRUSTED_FOR_NO_EXEC_PERMISSION, /* no execute permission */
+	TRUSTED_FOR_NOT_REGULAR,	/* directory, FIFO, socket, device */
+	TRUSTED_FOR_KERNEL_INTERNAL,	/* procfs, sysfs and other kernel files */
+	TRUSTED_FOR_WRITE_OPEN,		/* open for writing (ETXTBSY) */
+	TRUSTED_FOR_KERNEL_DENIED,	/* the kernel's exec check (an LSM) */
+	TRUSTED_FOR_BAD_DESCRIPTOR,	/* EBADF */
+	TRUSTED_FOR_INTERACTIVE,	/* code that is not a checked file */
+	TRUSTED_FOR_ERROR,		/* the check itself failed: a denial */
+};
+/*
+ * The highest value this header knows.  Enumerations grow at the end: a
+ * newer library may answer a value above it, which is a reason for "not
+ * trusted" all the same (trusted_for_reason_string() names it).
+ */
+#define TRUSTED_FOR_REASON_MAX TRUSTED_FOR_ERROR
+
+/* Which mechanism answered a check (0 is none). */
+enum trusted_for_backend {
+	TRUSTED_FOR_BACKEND_SYSCALL = 1,  /* the patched kernel's trusted_for() */
+	TRUSTED_FOR_BACKEND_EXECVE_CHECK, /* execveat(AT_EXECVE_CHECK) */
+	TRUSTED_FOR_BACKEND_EMULATED,	  /* fstatfs, fstat, faccessat */
+};
+#define TRUSTED_FOR_BACKEND_MAX TRUSTED_FOR_BACKEND_EMULATED
+
+#define TRUSTED_FOR_MESSAGE_MAX 512
+
+struct trusted_for_verdict {
+	/* The caller's sizeof(struct trusted_for_verdict); the library never
+	 * writes past it, nor changes it. */
+	unsigned int size;
+	bool trusted;  /* the check passed */
+	bool allowed;  /* enforcement lets the code run */
+	int error;     /* 0, or the errno the check failed with */
+	enum trusted_for_reason reason;
+	enum trusted_for_backend backend;
+	unsigned int check_policy; /* the check policy that was applied */
+	unsigned int enforce;	   /* the enforcement that was in force */
+	/* "NAME: not trusted for execution: noexec mount" */
+	char message[TRUSTED_FOR_MESSAGE_MAX];
+	/* the concrete cause: "/mnt/x" (mount point), "uid 1000", "FIFO" */
+	char detail[256];
+	/* Fields added later go here; 0 must mean "not known" in each. */
+};
+/* The size of the first layout, the smallest the library accepts. */
+#define TRUSTED_FOR_VERDICT_SIZE_1 796
+#define TRUSTED_FOR_VERDICT_INIT { .size = sizeof(struct trusted_for_verdict) }
+
+/*
+ * Check fd against an explicit check policy (0..3) and explain the answer.
+ * name is used in the message only.  Returns 0 when trusted, else -1 with
+ * errno as trusted_for() would set it; v is filled either way.  Every call
+ * that takes a verdict fails with EINVAL, and writes nothing, when v is NULL
+ * or v->size is below TRUSTED_FOR_VERDICT_SIZE_1: a refusal.
+ */
+int trusted_for_check(int fd, unsigned int policy, const char *name,
+		      struct trusted_for_verdict *v);
+
+/* Like trusted_for_check(), with the effective policy and backend. */
+int trusted_for_explain(int fd, const char *name, struct trusted_for_verdict *v);
+
+/*
+ * Enforcement for interpreters.  Both return 0 when the code may run and
+ * -1 with errno EACCES when it must be refused; v holds the reason and a
+ * one-line message.  Every failed check is logged when it is refused or
+ * when auditing is on.
+ *
+ * trusted_for_allow_file(): code read from fd (a script, a module).
+ * trusted_for_allow_interactive(): code that is not a checked file: a -c
+ * string, a REPL, stdin.  fd is the descriptor the code comes from (stdin),
+ * which is allowed if it is a regular file that passes the check (even
+ * under policy 0, a pipe or a terminal never is), or -1 when there is none.
+ */
+int trusted_for_allow_file(int fd, const char *name,
+			   struct trusted_for_verdict *v);
+int trusted_for_allow_interactive(int fd, const char *name,
+				  struct trusted_for_verdict *v);
+
+/* Raise this process's enforcement (TRUSTED_FOR_ENFORCE_*); never lowers. */
+int trusted_for_strengthen(unsigned int enforce);
+
+/*
+ * Confine this process and every process it starts, for good: a seccomp
+ * filter refuses creating or joining user namespaces (EPERM; clone3()
+ * answers ENOSYS so that libc falls back to clone()), every ptrace()
+ * request, process_vm_writev() and seccomp user-notification listeners
+ * (EPERM); a caller with CAP_SETPCAP also drops CAP_SYS_PTRACE from the
+ * bounding set.  Sets no_new_privs when the caller lacks CAP_SYS_ADMIN, as
+ * the kernel requires.  flags must be 0.  Returns 0, or -1 with errno: the
+ * session is not (fully) confined and must not be started.
+ */
+int trusted_for_confine_session(unsigned int flags);
+
+/* The configuration in force, and where each part came from. */
+enum trusted_for_source { /* of the check policy */
+	TRUSTED_FOR_SOURCE_DEFAULT = 0, /* no policy file */
+	TRUSTED_FOR_SOURCE_FILE,	/* the policy file */
+	TRUSTED_FOR_SOURCE_FAIL_CLOSED, /* the policy file is bad: enforce all */
+	TRUSTED_FOR_SOURCE_KERNEL,	/* /proc/sys/fs/trusted_for_policy */
+};
+#define TRUSTED_FOR_SOURCE_MAX TRUSTED_FOR_SOURCE_KERNEL
+
+enum trusted_for_file_state { /* of the policy file */
+	TRUSTED_FOR_FILE_ABSENT = 0,  /* none: the defaults apply */
+	TRUSTED_FOR_FILE_READ,	      /* read and honoured */
+	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement */
+};
+#define TRUSTED_FOR_FILE_STATE_MAX TRUSTED_FOR_FILE_FAIL_CLOSED
+
+enum trusted_for_log_target {
+	TRUSTED_FOR_LOG_SYSLOG = 0,
+	TRUSTED_FOR_LOG_STDERR,
+	TRUSTED_FOR_LOG_NONE,
+};
+#define TRUSTED_FOR_LOG_MAX TRUSTED_FOR_LOG_NONE
+
+struct trusted_for_config {
+	/* The caller's sizeof(struct trusted_for_config), as in a verdict. */
+	unsigned int size;
+	unsigned int check_policy;     /* effective check policy, 0..3 */
+	enum trusted_for_source check_policy_source;
+	enum trusted_for_backend backend; /* what trusted_for() uses */
+	bool execve_check;	       /* the kernel has AT_EXECVE_CHECK */
+	bool patched_kernel;	       /* the kernel has trusted_for() */
+	unsigned int file_enforce;     /* enforcement from the policy file */
+	unsigned int env_enforce;      /* from TRUSTEDFOR_ENFORCE */
+	unsigned int process_enforce;  /* from trusted_for_strengthen() */
+	bool securebits_known;	       /* the kernel has the exec securebits */
+	unsigned int securebits;       /* prctl(PR_GET_SECUREBITS) */
+	unsigned int enforce;	       /* all of the above, combined */
+	bool audit;
+	enum trusted_for_log_target log_target;
+	enum trusted_for_file_state file_state;
+	char file_path[256];
+	char file_problem[TRUSTED_FOR_MESSAGE_MAX]; /* why it failed closed */
+	int probe_error; /* AT_EXECVE_CHECK's probe could not tell: errno */
+	/* Fields added later go here; 0 must mean "not known" in each. */
+};
+#define TRUSTED_FOR_CONFIG_SIZE_1 828
+#define TRUSTED_FOR_CONFIG_INIT { .size = sizeof(struct trusted_for_config) }
+
+/*
+ * Fill c with the configuration as the next decision would see it.  0, or
+ * -1 with EINVAL (nothing written) when c is NULL or c->size is below
+ * TRUSTED_FOR_CONFIG_SIZE_1.
+ */
+int trusted_for_get_config(struct trusted_for_config *c);
+
+/* Read the policy file again (it is read once per process otherwise). */
+int trusted_for_reload_policy_file(void);
+
+/* Short English names, for messages and tools. */
+const char *trusted_for_reason_string(enum trusted_for_reason reason);
+const char *trusted_for_backend_string(enum trusted_for_backend backend);
+
+/*
+ * Where log lines go.  The default follows the policy file's log target
+ * (syslog unless it says otherwise).  fn == NULL restores the default.
+ * priority is a syslog priority (LOG_WARNING for a refusal, LOG_NOTICE for
+ * an audited failure, LOG_ERR for a bad policy file).
+ */
+typedef void (*trusted_for_log_fn)(int priority, const char *line, void *data);
+int trusted_for_set_log_fn(trusted_for_log_fn fn, void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -19,9 +19,7 @@
 
 #include "guest.h"
 
-#ifndef TFK_NO_LIBRARY
 #include "trustedfor.h"
-#endif
 
 #define ROUNDS	21
 #define CALLS	4000
@@ -63,12 +61,10 @@ static void op_open_close(void)
 	close(open(EXEC_DIR "/x", O_RDONLY | O_CLOEXEC));
 }
 
-#ifndef TFK_NO_LIBRARY
 static void op_library(void)
 {
 	trusted_for(fd_allowed, TRUSTED_FOR_EXECUTION, 0);
 }
-#endif
 
 static double ns_per_batch(void (*op)(void))
 {
@@ -114,9 +110,7 @@ void run_bench(void)
 		{"fstatvfs() + faccessat2(X_OK)", op_statvfs_access},
 		{"faccessat2(EXECVE_OK)", op_execve_ok},
 		{"open() + close()", op_open_close},
-#ifndef TFK_NO_LIBRARY
 		{"libtrustedfor trusted_for()", op_library},
-#endif
 	};
 	enum { N = sizeof(ops) / sizeof(ops[0]) };
 	static double ns[MAX_OPS][ROUNDS], ratio[MAX_OPS][ROUNDS];

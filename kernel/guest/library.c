@@ -35,15 +35,6 @@
 
 #include "guest.h"
 
-#ifdef TFK_NO_LIBRARY
-
-void run_library(void)
-{
-	report(0, "libtrustedfor: not run, lib/*.c and include/trustedfor.h "
-		  "were not found when the guest program was built");
-}
-
-#else /* !TFK_NO_LIBRARY */
 
 #include "trustedfor.h"
 
@@ -232,4 +223,3 @@ void run_library(void)
 	       FS_POLICY, status);
 }
 
-#endif /* TFK_NO_LIBRARY */

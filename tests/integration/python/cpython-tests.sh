@@ -7,6 +7,8 @@
 # (tests/integration/deploy.sh): through the diverted /usr/bin/python3.11,
 # the modules in TF_CPYTHON_MODULES if set.
 . "$TF_SRC/tests/lib.sh"
+# LeakSanitizer would report the interpreter's own allocations kept until exit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 enter_private_namespace "$@"
 
 PY=$TF_BUILD/interpreters/python/trusted-python

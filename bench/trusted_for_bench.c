@@ -158,7 +158,7 @@ static int op_policy_check(void)
 	enum trusted_for_backend backend;
 	unsigned int policy;
 
-	tf_policy_check(&policy, &backend);
+	tf_config_check(&policy, &backend);
 	sink = (int)policy + (int)backend;
 	return 0;
 }
@@ -536,7 +536,7 @@ int main(int argc, char **argv)
 	printf("|%.58s|%.9s|\n",
 	       "----------------------------------------------------------",
 	       "---------");
-	printf("| %-56s | %7.0f |\n", "tf_policy_check() (policy read, per call)",
+	printf("| %-56s | %7.0f |\n", "tf_config_check() (policy read, per call)",
 	       measure_one(op_policy_check, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "memset(verdict) + snprintf (a verdict's bookkeeping)",
 	       measure_one(op_bookkeeping, fd_allowed));

@@ -19,7 +19,7 @@
 #include "missing.h"
 #include "printable.h"
 
-static const char *enforced_by(const struct tf_policy *p,
+static const char *enforced_by(const struct tf_config *p,
 			       unsigned int bit)
 {
 	unsigned int secbit = bit == TRUSTED_FOR_ENFORCE_FILE ?
@@ -103,14 +103,14 @@ __attribute__((constructor)) static void protect_from_start(void)
 	const char *env = getenv("TRUSTEDFOR_ENFORCE");
 	unsigned int from_env = 0;
 
-	/* As the policy layer reads it: what does not parse enforces. */
+	/* As the configuration layer reads it: what does not parse enforces. */
 	if (env && *env && tf_enforce_parse(env, &from_env) < 0)
 		from_env = 1;
 	protect_memory(from_env || (bits > 0 && (bits & (SECBIT_EXEC_RESTRICT_FILE |
 							  SECBIT_EXEC_DENY_INTERACTIVE))));
 }
 
-static int decide(struct trusted_for_verdict *v, const struct tf_policy *p,
+static int decide(struct trusted_for_verdict *v, const struct tf_config *p,
 		  unsigned int bit, int fd, const char *kind, const char *name)
 {
 	v->enforce = p->enforce;
@@ -128,10 +128,10 @@ static int allow_interactive(int fd, const char *name,
 
 static int allow_file(int fd, const char *name, struct trusted_for_verdict *v)
 {
-	struct tf_policy p;
+	struct tf_config p;
 	struct stat st;
 
-	tf_policy_get(&p, NULL, 0);
+	tf_config_get(&p, NULL, 0);
 	protect_memory(p.enforce);
 	if (!name)
 		name = "(descriptor)";
@@ -153,10 +153,10 @@ static int allow_file(int fd, const char *name, struct trusted_for_verdict *v)
 static int allow_interactive(int fd, const char *name,
 			     struct trusted_for_verdict *v)
 {
-	struct tf_policy p;
+	struct tf_config p;
 	int r;
 
-	tf_policy_get(&p, NULL, 0);
+	tf_config_get(&p, NULL, 0);
 	protect_memory(p.enforce);
 	if (!name)
 		name = fd < 0 ? "(interactive)" : "(descriptor)";

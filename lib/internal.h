@@ -16,7 +16,8 @@
  *   userns.c           this process's uid map
  *   check.c            the kernel probe and the check's three backends
  *   policy_file.c      the policy file: its syntax, owner and contents
- *   policy.c           the policy in force: file, environment, caller, securebits
+ *   config.c           the configuration in force: policy file, environment,
+ *                      caller, securebits
  *   trusted_for.c      the seed call and the check's public faces
  *   enforce.c          run or refuse, and the audit log
  *   confine.c          the confined session's seccomp filter
@@ -51,26 +52,8 @@ const char *tf_strerror(int error, char *buf, size_t size);
 #define TF_LOG_LINE_MAX 4096
 void tf_log(int priority, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Where the default log function writes: set by the policy layer. */
+/* Where the default log function writes: set by the configuration layer. */
 void tf_log_set_target(enum trusted_for_log_target target);
-
-/* check.c: the kernel probe, and the check through one backend. */
-struct tf_kernel {
-	int patched;	  /* /proc/sys/fs/trusted_for_policy exists */
-	int execve_check; /* execveat() knows AT_EXECVE_CHECK, or may */
-	int probe_error;  /* why the probe could not tell, or 0 */
-};
-void tf_kernel_probe(struct tf_kernel *k);
-void tf_kernel_override(const struct tf_kernel *k);
-int tf_kernel_policy(unsigned int *policy);
-/* The backend for a check policy; only the patched kernel's call applies its
- * own sysctl's policy (kernel_policy), never one given by a caller. */
-enum trusted_for_backend tf_backend_for(unsigned int policy, int kernel_policy);
-int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend);
-int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
-		    const char *name, struct trusted_for_verdict *v);
-int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
-	     const char *name, struct trusted_for_verdict *v);
 
 /*
  * exec_permission.c: may the effective credentials execute this file?  0,
@@ -102,6 +85,24 @@ int tf_uid_map_outside(const struct tf_uid_map *m, uint32_t inside,
 		       uint32_t *outside);
 void tf_uid_map_describe(const struct tf_uid_map *m, char *out, size_t size);
 
+/* check.c: the kernel probe, and the check through one backend. */
+struct tf_kernel {
+	int patched;	  /* /proc/sys/fs/trusted_for_policy exists */
+	int execve_check; /* execveat() knows AT_EXECVE_CHECK, or may */
+	int probe_error;  /* why the probe could not tell, or 0 */
+};
+void tf_kernel_probe(struct tf_kernel *k);
+void tf_kernel_override(const struct tf_kernel *k);
+int tf_kernel_policy(unsigned int *policy);
+/* The backend for a check policy; only the patched kernel's call applies its
+ * own sysctl's policy (kernel_policy), never one given by a caller. */
+enum trusted_for_backend tf_backend_for(unsigned int policy, int kernel_policy);
+int tf_answer(int fd, unsigned int policy, enum trusted_for_backend backend);
+int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
+		    const char *name, struct trusted_for_verdict *v);
+int tf_check(int fd, unsigned int policy, enum trusted_for_backend backend,
+	     const char *name, struct trusted_for_verdict *v);
+
 /*
  * policy_file.c: the policy file, and the enforcement words it shares with
  * TRUSTEDFOR_ENFORCE ("none", or a list of "file", "interactive", "all").
@@ -125,13 +126,13 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_policy_file *f);
 void tf_policy_load(const char *path, struct tf_policy_file *f);
 
 /*
- * policy.c: what the next decision applies.  tf_policy_check() is the check
+ * config.c: what the next decision applies.  tf_config_check() is the check
  * policy and backend alone, for trusted_for(), from one atomic word;
- * tf_policy_get() is everything a decision needs, read consistently, with the
+ * tf_config_get() is everything a decision needs, read consistently, with the
  * securebits and the patched kernel's sysctl read now; problem, when not
  * NULL, gets why the policy file fails closed.
  */
-struct tf_policy {
+struct tf_config {
 	unsigned int check_policy; /* 0..3 */
 	enum trusted_for_source source; /* of the check policy */
 	enum trusted_for_backend backend;
@@ -143,7 +144,7 @@ struct tf_policy {
 	enum trusted_for_log_target log_target;
 	enum trusted_for_file_state file_state;
 };
-void tf_policy_check(unsigned int *check_policy, enum trusted_for_backend *backend);
-void tf_policy_get(struct tf_policy *p, char *problem, size_t size);
+void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backend);
+void tf_config_get(struct tf_config *p, char *problem, size_t size);
 
 #endif

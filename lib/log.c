@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The library's only way out: one log function the caller can replace, and
- * the default's target, which the policy layer sets when it reads the policy
- * file.  This file asks nothing of the layers above it: a log line written
+ * the default's target, which the configuration layer sets when it reads
+ * the policy file.  This file asks nothing of the layers above it: a log line written
  * while the policy is being read cannot read the policy again.
  */
 #define _GNU_SOURCE

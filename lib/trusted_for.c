@@ -14,7 +14,7 @@ TF_EXPORT int trusted_for(int fd, int usage, unsigned int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	tf_policy_check(&policy, &backend);
+	tf_config_check(&policy, &backend);
 	return tf_answer(fd, policy, backend);
 }
 
@@ -22,11 +22,11 @@ TF_EXPORT int trusted_for_explain(int fd, const char *name,
 				  struct trusted_for_verdict *v)
 {
 	struct trusted_for_verdict full;
-	struct tf_policy p;
+	struct tf_config p;
 
 	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
 		return -1;
-	tf_policy_get(&p, NULL, 0);
+	tf_config_get(&p, NULL, 0);
 	return tf_verdict_out(v, &full, tf_check(fd, p.check_policy, p.backend,
 						 name, &full));
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The policy layer: what is in force for the next decision.  The policy
- * file (read once per process, again on request), the environment and the
- * caller, which can only strengthen it, and the securebits, read at every
+ * The configuration layer: what is in force for the next decision.  The
+ * policy file (read once per process, again on request), the environment and
+ * the caller, which can only strengthen it, and the securebits, read at every
  * decision because they change at run time.  All of its state is one struct.
  */
 #define _GNU_SOURCE
@@ -150,7 +150,7 @@ static void unpack(unsigned int word, unsigned int *policy,
 	*source = (enum trusted_for_source)(word >> 8 & 0xf);
 }
 
-void tf_policy_check(unsigned int *check_policy, enum trusted_for_backend *backend)
+void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backend)
 {
 	enum trusted_for_source source;
 	unsigned int word = atomic_load(&state.word);
@@ -170,7 +170,7 @@ static unsigned int securebits_enforce(unsigned int bits)
 			TRUSTED_FOR_ENFORCE_INTERACTIVE : 0);
 }
 
-void tf_policy_get(struct tf_policy *p, char *problem, size_t size)
+void tf_config_get(struct tf_config *p, char *problem, size_t size)
 {
 	struct tf_kernel k;
 	unsigned int word;
@@ -212,12 +212,12 @@ TF_EXPORT int trusted_for_get_config(struct trusted_for_config *c)
 {
 	struct trusted_for_config full;
 	struct tf_kernel k;
-	struct tf_policy p;
+	struct tf_config p;
 
 	if (tf_abi_accepts(c, TRUSTED_FOR_CONFIG_SIZE_1) < 0)
 		return -1;
 	memset(&full, 0, sizeof(full));
-	tf_policy_get(&p, full.file_problem, sizeof(full.file_problem));
+	tf_config_get(&p, full.file_problem, sizeof(full.file_problem));
 	tf_kernel_probe(&k);
 	full.check_policy = p.check_policy;
 	full.check_policy_source = p.source;

@@ -193,22 +193,24 @@ static int allow_interactive(int fd, const char *name,
 }
 
 /* The public faces: the caller's verdict gets what its size holds. */
-TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
-				     struct trusted_for_verdict *v)
+static int hand_over(int (*decide)(int, const char *, struct trusted_for_verdict *),
+		     int fd, const char *name, struct trusted_for_verdict *v)
 {
 	struct trusted_for_verdict full;
 
 	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
 		return -1;
-	return tf_verdict_out(v, &full, allow_file(fd, name, &full));
+	return tf_verdict_out(v, &full, decide(fd, name, &full));
+}
+
+TF_EXPORT int trusted_for_allow_file(int fd, const char *name,
+				     struct trusted_for_verdict *v)
+{
+	return hand_over(allow_file, fd, name, v);
 }
 
 TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 					    struct trusted_for_verdict *v)
 {
-	struct trusted_for_verdict full;
-
-	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
-		return -1;
-	return tf_verdict_out(v, &full, allow_interactive(fd, name, &full));
+	return hand_over(allow_interactive, fd, name, v);
 }

@@ -147,6 +147,13 @@ static int op_faccessat2(void)
 			    AT_EMPTY_PATH | AT_EACCESS);
 }
 
+/* Read at every enforcement decision (the securebits change at run time). */
+static int op_securebits(void)
+{
+	sink = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	return 0;
+}
+
 static int op_geteuid(void)
 {
 	sink = (int)geteuid();
@@ -540,6 +547,8 @@ int main(int argc, char **argv)
 	       measure_one(op_policy_check, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "memset(verdict) + snprintf (a verdict's bookkeeping)",
 	       measure_one(op_bookkeeping, fd_allowed));
+	printf("| %-56s | %7.0f |\n", "prctl(PR_GET_SECUREBITS) (every enforcement decision)",
+	       measure_one(op_securebits, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "fcntl(F_GETFL)",
 	       measure_one(op_fcntl_getfl, fd_allowed));
 	printf("| %-56s | %7.0f |\n", "fstat()",

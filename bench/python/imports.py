@@ -76,10 +76,12 @@ def main():
         for i in range(GENERATED):
             f.write(f"import gen{i}\n")
     control = os.path.join(build, "interpreters/python/python-main-control")
+    control_shared = os.path.join(build, "bench/python-main-control-shared")
     # (name, command, policy file, the row it is compared with)
     configs = [
         ("python3.11", [ref], p1, None),
         ("control: CPython's main linked as trusted-python is", [control], p1, "python3.11"),
+        ("control linked to the shared libpython3.11.so", [control_shared], p1, "python3.11"),
         ("trusted-python, enforcement off (policy 1)", [tp], p1, "python3.11"),
         ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3, "python3.11"),
         ("trusted-python, enforcement off, policy 0 (nothing checked)", [tp], p0, "python3.11"),

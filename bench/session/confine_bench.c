@@ -16,31 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
 #include "trustedfor.h"
 
 #define ROUNDS 201
 #define BATCH 2000 /* getppid() calls a batch; trusted_for() does a tenth */
-
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp);
-	return v[n / 2];
-}
 
 struct worker {
 	pid_t pid;

@@ -108,3 +108,16 @@ for w in "${!workloads[@]}"; do
 		echo "| ${wnames[$w]} | $label | $med | $mean | $rel | $per |"
 	done
 done
+
+# Where the per-file cost goes: the library's decision on one of the sourced
+# files and each system call it makes, under policy 1 with nothing enforced;
+# on the filesystem of /tmp, and on a tmpfs (whose statfs() is cheap).
+echo
+setpol 1 none
+"$build/bench/shells-decision" "$dir/lib1.sh"
+mkdir "$TF_TMP/tmpfs"
+mount -t tmpfs -o mode=0755 trustedfor-bench "$TF_TMP/tmpfs"
+cp -p "$dir/lib1.sh" "$TF_TMP/tmpfs/"
+echo
+"$build/bench/shells-decision" "$TF_TMP/tmpfs/lib1.sh"
+umount "$TF_TMP/tmpfs"

@@ -26,7 +26,7 @@ static volatile long sink;
 
 static void allow_file(void)
 {
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	sink = trusted_for_allow_file(fd, "lib1.sh", &v);
 }
@@ -80,7 +80,7 @@ static const struct row {
 int main(int argc, char **argv)
 {
 	static double t[NROWS][ROUNDS];
-	struct trusted_for_verdict v;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 
 	if (argc != 2 || (fd = open(argv[1], O_RDONLY | O_CLOEXEC)) < 0) {
 		fprintf(stderr, "usage: %s FILE (a file the policy trusts)\n", argv[0]);
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%s: check policy %u, backend %s; ns per call, median of %d batches of %d\n\n",
-	       argv[1], v.policy, trusted_for_backend_string(v.backend), ROUNDS, BATCH);
+	       argv[1], v.check_policy, trusted_for_backend_string(v.backend), ROUNDS, BATCH);
 	printf("| call | ns |\n|---|---:|\n");
 	for (size_t i = 0; i < NROWS; i++) {
 		printf("| %s | %.0f |\n", rows[i].name, median(t[i], ROUNDS));

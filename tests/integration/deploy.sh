@@ -16,7 +16,7 @@
 # mount and run it from an exec mount; checks that a session the module
 # cannot set up fails; purges everything and checks that
 # the system is as before: the same diversions, the same interpreter
-# binaries (the same inodes and bytes), the same files.
+# binaries (bytes, mode, owner, times), the same files.
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
 . "$TF_SRC/tests/lib.sh"
@@ -127,7 +127,14 @@ expect "dpkg-divert --list: the four interpreters" 0 "$want" "" \
 	-- sh -c 'dpkg-divert --list | grep " by trustedfor-divert-interpreters$" | sort'
 while read -r sum path; do
 	expect "$path.distrib is Debian's binary" 0 "$sum  $path.distrib" "" -- sha256sum "$path.distrib"
+	expect "$path.distrib is root's only" 0 "700 root root" "" -- stat -c '%a %U %G' "$path.distrib"
 done < <(head -4 "$TF_TMP/before.interpreters")
+# An upgrade of dash leaves the new binary at /bin/dash.distrib, mode 0755;
+# the package's file trigger makes it root's only again.
+chmod 0755 /bin/dash.distrib
+expect "a trigger on /bin/dash makes /bin/dash.distrib root's only again" 0 "700" "" \
+	-- sh -c 'dpkg-trigger --no-await /bin/dash && dpkg --triggers-only -a >/dev/null &&
+		stat -c %a /bin/dash.distrib' 
 for pair in python3.11:trusted-python lua5.4:trusted-lua dash:trusted-dash bash:trusted-bash; do
 	path=$(dpkg-divert --list "*/${pair%%:*}" | awk '{ print $3 }')
 	expect "$path is ${pair#*:}" 0 "" "" -- cmp "$path" "/usr/bin/${pair#*:}"
@@ -181,6 +188,9 @@ else
 	expect "the session: confined" 0 \
 		"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" \
 		-- session "trusted-for status | grep '^session:'"
+	expect "the session: Debian's python3.11 is not there for the user" 126 "" \
+		"-bash: line 1: /usr/bin/python3.11.distrib: Permission denied" \
+		-- session "/usr/bin/python3.11.distrib $TF_TMP/noexec/x.py"
 	# COMMAND SCRIPT NAME-IN-THE-MESSAGE OUTPUT (the shells name themselves
 	# as their patches do, whatever argv[0] is)
 	while read -r cmd script name out; do

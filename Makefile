@@ -3,8 +3,9 @@
 #
 #   make demo     show the checks and enforcement on real mounts
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
-#                 the kernel series booted in QEMU; one summary line per
-#                 kernel, then "N passed, N failed"
+#                 the packages' deployment test, the kernel series booted
+#                 in QEMU; one summary line per kernel, then
+#                 "N passed, N failed"
 #   make guest-check  the userspace suite in QEMU guests on Debian 12's
 #                 6.1 and the patched 6.12
 #   make check-fresh  make check from a clean clone in a fresh Debian 12

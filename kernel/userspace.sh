@@ -28,6 +28,8 @@
 #                             6.12 uses kernel/check.sh's TRUSTEDFOR_KERNEL_DIR
 #   TRUSTEDFOR_GUEST_TIMEOUT  seconds the guest may run (default 1500)
 #   TRUSTEDFOR_KERNEL_JOBS    parallel build jobs (default: nproc)
+#   TRUSTEDFOR_GUEST_ONLY     while working on a test: run only the tests
+#                             so named (space-separated), as root
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -103,11 +105,16 @@ kernel_build "$jobs"
 # --- the guest's instructions: a file on the host, read by its init --------
 exclude=
 for t in $host_only; do exclude="$exclude --exclude $t"; done
+if [ -n "${TRUSTEDFOR_GUEST_ONLY:-}" ]; then
+	exclude=
+	for t in $TRUSTEDFOR_GUEST_ONLY; do exclude="$exclude --only $t"; done
+fi
 # Emulation is several times slower: the tests' own time limits grow too.
 run_args="--timeout-factor 10$exclude --build $tf_build"
 nobody_args="--timeout-factor 10"
 for t in $nobody_only; do nobody_args="$nobody_args --only $t"; done
 nobody_args="$nobody_args --build $tf_build"
+[ -z "${TRUSTEDFOR_GUEST_ONLY:-}" ] || nobody_args=
 env_file=$work/guest.env
 {
 	echo "# written by kernel/userspace.sh for kernel/userspace-init.sh"
@@ -145,7 +152,7 @@ say "console log: $console, results: $results [$(elapsed)]"
 crash=$(tr -d '\r' <"$console" |
 	grep -m1 -E 'Kernel panic|BUG:|Oops|WARNING:|Call Trace|general protection' || true)
 tr -d '\r' <"$results" | awk -v rc="$rc" -v t="$guest_timeout" -v crash="$crash" \
-	-v which="$which" -v secs="$guest_time" -v nobody="$run_args" '
+	-v which="$which" -v secs="$guest_time" -v nobody="$nobody_args" '
 function tap(ok, what) {
 	n++
 	if (ok) passed++

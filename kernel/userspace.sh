@@ -56,10 +56,13 @@ die() {
 # run every test of the library, the CLI, enforcement and each interpreter's
 # refusals and matrix, and any test added later, except:
 #   python-cpython-tests  CPython's own test suite through trusted-python,
-#   lua-compat            Lua's, and trusted-python's stock behaviour
-#   python-basics         (python-matrix and python-attacks run here): they
-#                         test the interpreters, not the kernel's answer,
-#                         and take minutes under emulation
+#   lua-compat            Lua's, the shells' (shells-compat: dash's and
+#   shells-compat         bash's behaviour against stock; bash-testsuite:
+#   bash-testsuite        bash's own tests, two minutes on the host) and
+#   python-basics         trusted-python's stock behaviour (python-matrix
+#                         and python-attacks run here): they test the
+#                         interpreters, not the kernel's answer, and take
+#                         from minutes to an hour under emulation
 #   install.sh            meson install and a compiler: nothing of the kernel
 #   test-threads          a race between threads: needs real parallelism
 #   policy-file.sh        an in-place rewrite racing interpreter start-ups,
@@ -67,13 +70,10 @@ die() {
 #                         enforcement in every interpreter runs here through
 #                         interpreter-matrix's policy-file modes
 #   session.sh            a minute of sessions on the host, a quarter of an
-#   loaders.sh            hour here; the escapes (escapes.sh) run here
-#   test-confine          its controls need IA32 emulation (int 0x80) and
-#                         process_vm_writev(), which the minimal guest
-#                         kernels leave out (to do: add them to
-#                         userspace.fragment and run it here)
-host_only="python-cpython-tests lua-compat python-basics install.sh test-threads
-policy-file.sh session.sh loaders.sh test-confine"
+#   loaders.sh            hour here; the escapes (escapes.sh) and the
+#                         confinement's own test (test-confine) run here
+host_only="python-cpython-tests lua-compat shells-compat bash-testsuite python-basics
+install.sh test-threads policy-file.sh session.sh loaders.sh"
 # As nobody (uid 65534): the tests that need no real root at all; the
 # others run their unprivileged cases as uid 65534 from the root run.
 nobody_only="cli.sh demo.sh"

@@ -62,6 +62,8 @@ out=/dev/ttyS1
 stty -F "$out" raw -echo 2>/dev/null
 {
 	echo "# guest: kernel $(uname -r)"
+	echo "# guest: backend $("$GUEST_BUILD/tools/trusted-for" status 2>&1 |
+		sed -n 's/^check backend: //p')"
 	echo "# guest: run root"
 	# shellcheck disable=SC2086
 	"$GUEST_REPO/tests/run.py" --tap $GUEST_RUN_ARGS

@@ -124,6 +124,7 @@ env_file=$work/guest.env
 		[ -n "$val" ] && printf "export %s='%s'\n" "$v" "$val"
 	done
 	printf "GUEST_REPO='%s'\n" "$repo"
+	printf "GUEST_BUILD='%s'\n" "$tf_build"
 	printf "GUEST_RUN_ARGS='%s'\n" "$run_args"
 	printf "GUEST_NOBODY_ARGS='%s'\n" "$nobody_args"
 } >"$env_file"
@@ -162,6 +163,7 @@ function tap(ok, what) {
 /^# guest: run [a-z]+$/ { run = $4; runs[run] = 1; next }
 /^# guest: run [a-z]+ status / { status[$4] = $6; next }
 /^# guest: end$/ { end = 1; next }
+/^# guest: backend / { backend = substr($0, 18); next }
 /^(not )?ok / {
 	line = $0
 	ok = sub(/^ok [0-9]+ - /, "", line)
@@ -181,6 +183,10 @@ END {
 	tap(crash == "", "no kernel crash or warning on the console" \
 	    (crash == "" ? "" : ": " crash))
 	tap(end, "the guest ran to its end")
+	# What this kernel is for: 6.1 has only the emulation; the series gives
+	# 6.12 the trusted_for() system call, which the library must use.
+	want = which == "6.1" ? "emulation" : "trusted_for() system call"
+	tap(backend == want, "the library checks by " want " at policy 3 (trusted-for status: " backend ")")
 	for (r in runs) {
 		want = rpass[r] + 0 " passed, " rfail[r] + 0 " failed" \
 		       (rskip[r] ? ", " rskip[r] " skipped" : "")

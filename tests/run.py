@@ -20,16 +20,21 @@ nor as skipped, and each kernel's summary line gives the count.
   --exclude NAME         leave out the Meson test NAME of the next --build
                          (kernel/userspace.sh: the tests left to the host)
   --only NAME            run only the Meson tests so named of the next --build
+  --start LABEL COMMAND  start a command that prints TAP now, beside what
+                         follows (an hour's time limit); its output is read
+                         where "--wait LABEL" stands, in that section
   --timeout-factor N     multiply every time limit by N (under emulation)
   --tap                  print one TAP stream of every case, labelled, for a
                          harness that reads it back (kernel/userspace.sh)
 """
+import atexit
 import json
 import os
 import re
 import subprocess
 import signal
 import sys
+import tempfile
 import threading
 import time
 
@@ -71,60 +76,96 @@ class Totals:
                   f"{NUMBER.sub('', rest, count=1)}", flush=True)
 
 
-def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
-    print(f"# === {label}", flush=True)
-    start = time.monotonic()
-    cases = failed = na = 0
-    plan = None
-    timed_out = []
+class Started:
+    """A command running from now on, its output kept for later: the
+    guests boot under emulation while the host's tests run beside them."""
 
-    def kill():
-        timed_out.append(True)
+    def __init__(self, cmd, env=None, cwd=None, timeout=600, stdout=subprocess.PIPE):
+        self.start = time.monotonic()
+        self.timeout = timeout
+        self.timed_out = False
+        self.error = None
+        self.proc = None
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
+            # A session of its own, so that a hung test dies with all its children.
+            self.proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, env=env, cwd=cwd,
+                                         text=True, errors="replace", start_new_session=True)
+        except OSError as e:
+            self.error = f"cannot run: {e}"
+            return
+        self.watchdog = threading.Timer(timeout, self.kill)
+        self.watchdog.daemon = True
+        self.watchdog.start()
+
+    def kill(self):
+        if not self.proc or self.proc.returncode is not None:
+            return
+        self.timed_out = True
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
 
-    try:
-        # A session of its own, so that a hung test dies with all its children.
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, env=env, cwd=cwd, text=True,
-                                errors="replace", start_new_session=True)
-        watchdog = threading.Timer(timeout, kill)
-        watchdog.start()
-        for line in proc.stdout:
-            line = line.rstrip("\n")
-            m = TAP.match(line)
-            if not totals.tap:
-                print(f"    {line}", flush=True)
-            elif not m:
-                print(f"#   {line}", flush=True)
-            p = PLAN.match(line)
-            if p:
-                plan = int(p.group(1))
-            if not m:
-                continue
-            cases += 1
-            skipped = "# SKIP" in m.group(2)
-            if m.group(1) == "not ok" or (skipped and STRICT):
-                failed += 1
-                totals.failures.append(f"{label}:{m.group(2)}")
-                totals.emit(False, label, m.group(2))
-                continue
-            totals.emit(True, label, m.group(2))
-            if NA.search(m.group(2)):
-                na += 1
-                totals.count("na")
-            elif skipped:
-                totals.count("skipped")
-            else:
-                totals.count("passed")
-        status = proc.wait()
-        watchdog.cancel()
-        if timed_out:
-            status = f"killed after {timeout}s"
-    except OSError as e:
-        status = f"cannot run: {e}"
+    def status(self):
+        if self.error:
+            return self.error
+        self.proc.wait()
+        self.watchdog.cancel()
+        return f"killed after {self.timeout}s" if self.timed_out else self.proc.returncode
+
+
+def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
+    print(f"# === {label}", flush=True)
+    run = Started(cmd, env=env, cwd=cwd, timeout=timeout)
+    read_tap(totals, label, run, run.proc.stdout if run.proc else [])
+
+
+def start_tap(cmd, timeout):
+    out = tempfile.TemporaryFile("w+", errors="replace")
+    return Started(["sh", "-c", cmd], timeout=timeout, stdout=out), out
+
+
+def wait_tap(totals, label, started):
+    print(f"# === {label} (started with the run)", flush=True)
+    run, out = started
+    run.status()
+    out.seek(0)
+    read_tap(totals, label, run, out)
+    out.close()
+
+
+def read_tap(totals, label, run, lines):
+    cases = failed = na = 0
+    plan = None
+    for line in lines:
+        line = line.rstrip("\n")
+        m = TAP.match(line)
+        if not totals.tap:
+            print(f"    {line}", flush=True)
+        elif not m:
+            print(f"#   {line}", flush=True)
+        p = PLAN.match(line)
+        if p:
+            plan = int(p.group(1))
+        if not m:
+            continue
+        cases += 1
+        skipped = "# SKIP" in m.group(2)
+        if m.group(1) == "not ok" or (skipped and STRICT):
+            failed += 1
+            totals.failures.append(f"{label}:{m.group(2)}")
+            totals.emit(False, label, m.group(2))
+            continue
+        totals.emit(True, label, m.group(2))
+        if NA.search(m.group(2)):
+            na += 1
+            totals.count("na")
+        elif skipped:
+            totals.count("skipped")
+        else:
+            totals.count("passed")
+    status = run.status()
     totals.count("failed", failed)
     problems = []
     if status != 0:
@@ -139,7 +180,7 @@ def run_tap(totals, label, cmd, env=None, cwd=None, timeout=600):
         totals.emit(False, label, ", ".join(problems))
     print(f"# --- {label}: {cases} cases, {failed} failed, "
           f"{f'{na} not applicable, ' if na else ''}"
-          f"{time.monotonic() - start:.1f}s{'; ' + ', '.join(problems) if problems else ''}",
+          f"{time.monotonic() - run.start:.1f}s{'; ' + ', '.join(problems) if problems else ''}",
           flush=True)
 
 
@@ -163,9 +204,13 @@ def summary(c):
 
 
 def main(argv):
+    # Interrupted, the run takes its started commands (a guest) down with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     totals = Totals(tap="--tap" in argv)
     argv = [a for a in argv if a != "--tap"]
     exclude, only = set(), set()
+    started = {}
+    atexit.register(lambda: [run.kill() for run, _ in started.values()])
     factor = 1
     i = 0
     while i < len(argv):
@@ -180,13 +225,22 @@ def main(argv):
         elif argv[i] == "--build" and i + 1 < len(argv):
             meson_tests(totals, argv[i + 1], exclude, only, factor)
             exclude, only = set(), set()
+        elif argv[i] == "--start" and i + 2 < len(argv):
+            started[argv[i + 1]] = start_tap(argv[i + 2], timeout=3600 * factor)
+            i += 1
+        elif argv[i] == "--wait" and argv[i + 1:i + 2] and argv[i + 1] in started:
+            wait_tap(totals, argv[i + 1], started.pop(argv[i + 1]))
         elif argv[i] == "--cmd" and i + 2 < len(argv):
             run_tap(totals, argv[i + 1], ["sh", "-c", argv[i + 2]], timeout=1800 * factor)
             i += 1
         else:
             sys.exit("usage: run.py [--tap] [--timeout-factor N] [--section LABEL] "
-                     "[--exclude NAME | --only NAME]... [--build DIR]... [--cmd LABEL COMMAND]...")
+                     "[--exclude NAME | --only NAME]... [--build DIR]... [--cmd LABEL COMMAND]... "
+                     "[--start LABEL COMMAND ... --wait LABEL]")
         i += 2
+    for label, (run, _) in started.items():
+        run.kill()
+        sys.exit(f"run.py: --start {label} without --wait {label}")
     if totals.failures:
         print("# failures:")
         for f in totals.failures:

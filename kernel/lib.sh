@@ -21,11 +21,13 @@ kernel_packages() {
 	[ -z "$missing" ] && return 0
 	[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (run as root to install them)"
 	say "installing$missing"
+	# make check starts the 6.1 guest beside the host's tests, whose own
+	# installs may hold dpkg's lock for a while: wait for it.
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		$missing >"$work/apt.log" 2>&1 ||
-		{ apt-get update >>"$work/apt.log" 2>&1 &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		-o DPkg::Lock::Timeout=600 $missing >"$work/apt.log" 2>&1 ||
+		{ apt-get update -o DPkg::Lock::Timeout=600 >>"$work/apt.log" 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 \
 			--no-install-recommends $missing >>"$work/apt.log" 2>&1; } ||
 		die "apt-get install failed, see $work/apt.log"
 }

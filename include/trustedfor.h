@@ -125,6 +125,17 @@ int trusted_for_allow_file(int fd, const char *name,
 int trusted_for_allow_interactive(int fd, const char *name,
 				  struct trusted_for_verdict *v);
 
+/*
+ * A code file that failed a check of the launcher's own, for the reason
+ * why (the shared object mapped is not the file opened; code compiled
+ * under a file's name is not that file's content): decided and logged as
+ * a file that failed trusted_for_allow_file()'s check.  fd is the file's
+ * descriptor, or -1.  Returns 0 when files are not enforced, else -1 with
+ * errno EACCES; v's message is "NAME: not trusted for execution: WHY".
+ */
+int trusted_for_allow_failed_file(int fd, const char *name, const char *why,
+				  struct trusted_for_verdict *v);
+
 /* Raise this process's enforcement (TRUSTED_FOR_ENFORCE_*); never lowers. */
 int trusted_for_strengthen(unsigned int enforce);
 

@@ -192,6 +192,34 @@ static int allow_interactive(int fd, const char *name,
 	return r;
 }
 
+/*
+ * The launcher's own finding against a code file (a shared object that is
+ * not the file mapped, code compiled under a file's name that is not its
+ * content) is a failed check like any other: the same message, the same
+ * enforcement bit, the same log line.
+ */
+static int allow_failed_file(int fd, const char *name, const char *why,
+			     struct trusted_for_verdict *v)
+{
+	struct tf_config p;
+	char shown[256];
+
+	tf_config_get(&p, NULL, 0);
+	protect_memory(p.enforce);
+	if (!name)
+		name = "(descriptor)";
+	memset(v, 0, sizeof(*v));
+	v->check_policy = p.check_policy;
+	v->backend = p.backend;
+	v->reason = TRUSTED_FOR_ERROR;
+	v->error = EACCES;
+	tf_printable(v->detail, sizeof(v->detail), why ? why : "no reason given");
+	tf_printable(shown, sizeof(shown), name);
+	snprintf(v->message, sizeof(v->message),
+		 "%.250s: not trusted for execution: %.220s", shown, v->detail);
+	return decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, fd, "file", name);
+}
+
 /* The public faces: the caller's verdict gets what its size holds. */
 static int hand_over(int (*decide)(int, const char *, struct trusted_for_verdict *),
 		     int fd, const char *name, struct trusted_for_verdict *v)
@@ -213,4 +241,15 @@ TF_EXPORT int trusted_for_allow_interactive(int fd, const char *name,
 					    struct trusted_for_verdict *v)
 {
 	return hand_over(allow_interactive, fd, name, v);
+}
+
+TF_EXPORT int trusted_for_allow_failed_file(int fd, const char *name,
+					    const char *why,
+					    struct trusted_for_verdict *v)
+{
+	struct trusted_for_verdict full;
+
+	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
+		return -1;
+	return tf_verdict_out(v, &full, allow_failed_file(fd, name, why, &full));
 }

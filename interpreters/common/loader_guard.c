@@ -85,7 +85,6 @@ static int mapped_file(uintptr_t addr, dev_t *dev, ino_t *ino)
 static int check_object(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
-	char message[TRUSTED_FOR_MESSAGE_MAX + 64];
 	uintptr_t first = 0;
 	struct stat st;
 	dev_t dev;
@@ -105,18 +104,15 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *data)
 	fd = open(info->dlpi_name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || mapped_file(first, &dev, &ino) < 0 ||
 	    st.st_dev != dev || st.st_ino != ino) {
-		struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
+		const char *why = "not the file that was mapped (or /proc is missing)";
 
 		if (fd >= 0)
 			close(fd);
-		trusted_for_get_config(&p);
-		if (!(p.enforce & TRUSTED_FOR_ENFORCE_FILE))
-			return 0;
-		snprintf(message, sizeof(message),
-			 "%.400s: not trusted for execution: %s", info->dlpi_name,
-			 fd < 0 ? "cannot be opened again" :
-				  "not the file that was mapped (or /proc is missing)");
-		refuse(message);
+		else
+			why = "cannot be opened again";
+		if (trusted_for_allow_failed_file(-1, info->dlpi_name, why, &v) < 0)
+			refuse(v.message);
+		return 0;
 	}
 	if (trusted_for_allow_file(fd, info->dlpi_name, &v) < 0)
 		refuse(v.message);
@@ -127,7 +123,7 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *data)
 static void loader_guard(int argc, char **argv, char **envp)
 {
 	const char *preload = NULL, *var = NULL;
-	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	char **e;
 	int i;
 
@@ -163,17 +159,8 @@ static void loader_guard(int argc, char **argv, char **envp)
 		preload = "ld.so";
 	if (!preload && !var)
 		return;
-	if (var) {
-		trusted_for_get_config(&p);
-		if (p.enforce & TRUSTED_FOR_ENFORCE_FILE) {
-			char message[128];
-
-			snprintf(message, sizeof(message),
-				 "%s: not trusted for execution: a loader variable, refused under file enforcement",
-				 var);
-			refuse(message);
-		}
-	}
+	if (var && trusted_for_allow_failed_file(-1, var, "a loader variable, refused under file enforcement", &v) < 0)
+		refuse(v.message);
 	if (preload)
 		dl_iterate_phdr(check_object, NULL);
 }

@@ -77,18 +77,24 @@ static int enforced(unsigned int bit)
 	return (p.enforce & bit) != 0;
 }
 
-/* Raise NotTrustedError("NAME: not trusted for execution: WHY"). */
+/*
+ * The file named filename failed a check of this file's own (why): 0 when
+ * files are not enforced, else -1 with NotTrustedError("NAME: not trusted
+ * for execution: WHY") set.
+ */
 static int refuse_file(PyObject *filename, const char *why)
 {
-	char message[TRUSTED_FOR_MESSAGE_MAX];
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	PyObject *bytes = NULL;
+	int r;
 
 	if (!PyUnicode_FSConverter(filename, &bytes))
 		return -1;
-	snprintf(message, sizeof(message), "%s: not trusted for execution: %s",
-		 PyBytes_AS_STRING(bytes), why);
+	r = trusted_for_allow_failed_file(-1, PyBytes_AS_STRING(bytes), why, &v);
 	Py_DECREF(bytes);
-	raise_not_trusted(message, filename);
+	if (r == 0)
+		return 0;
+	raise_not_trusted(v.message, filename);
 	return -1;
 }
 
@@ -214,8 +220,6 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 	if (fd < 0) {
 		char why[128];
 
-		if (!enforced(TRUSTED_FOR_ENFORCE_FILE))
-			return 0;
 		snprintf(why, sizeof(why), "the code compiled under its name cannot be read: %s",
 			 strerror(err));
 		return refuse_file(filename, why);
@@ -455,9 +459,9 @@ static int on_exec(PyObject *args)
 			rc = -1;
 	}
 	if (rc == 0 && (row->what & READS_CODE)) {
-		if (ns)
+		if (ns) {
 			rc = guard_reads(ns);
-		else if (enforced(TRUSTED_FOR_ENFORCE_FILE)) {
+		} else {
 			PyObject *f = code->co_filename;
 
 			Py_INCREF(f);

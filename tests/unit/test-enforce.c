@@ -188,6 +188,31 @@ static void log_refusal(const char *what)
 	tap_is_int(log_priority[0], LOG_WARNING, "%s: at LOG_WARNING", what);
 }
 
+/*
+ * A launcher's own finding against a file (trusted_for_allow_failed_file)
+ * reads, enforces and logs as a failed check.
+ */
+static void failed_file(const char *what)
+{
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	int enforced = strcmp(what, "a launcher's own finding, files enforced") == 0;
+	const char *want_log = enforced ?
+		"refused file=\"lib\\x1b.so\" reason=\"check failed\" detail=\"not the file that was mapped\" policy=3 enforced-by=\"TRUSTEDFOR_ENFORCE\" pid=" :
+		"audit file=\"lib\\x1b.so\" reason=\"check failed\" detail=\"not the file that was mapped\" policy=3 enforced-by=\"none\" pid=";
+
+	errno = 0;
+	tap_is_int(trusted_for_allow_failed_file(-1, "lib\033.so", "not the file that was mapped", &v),
+		   enforced ? -1 : 0, "%s: %s", what, enforced ? "refused" : "allowed");
+	tap_is_int(enforced ? errno : 0, enforced ? EACCES : 0, "%s: ... EACCES when refused", what);
+	tap_is_str(v.message, "lib?.so: not trusted for execution: not the file that was mapped",
+		   "%s: ... the message, made printable", what);
+	tap_is_int(v.reason, TRUSTED_FOR_ERROR, "%s: ... a failed check's reason", what);
+	tap_is_int(v.allowed, !enforced, "%s: ... and the verdict's decision", what);
+	tap_is_int(log_count, 1, "%s: ... logged once", what);
+	tap_ok(log_count && !strncmp(log_lines[0], want_log, strlen(want_log)),
+	       "%s: ... as a failed check: %s", what, log_count ? log_lines[0] : "(none)");
+}
+
 /* Names longer than a message or a log value keep their tail. */
 static void long_names(const char *what)
 {
@@ -307,6 +332,10 @@ int main(void)
 		in_child("policy 0 under both securebits", RESTRICT | DENY, NULL,
 			 "policy = 0\n", policy_zero);
 	}
+	in_child("a launcher's own finding, files enforced", 0, "file",
+		 "log = stderr\n", failed_file);
+	in_child("a launcher's own finding, audited only", 0, NULL,
+		 "audit = on\nlog = stderr\n", failed_file);
 	in_child("nothing enforced", 0, NULL, NULL, allowed_both);
 	in_child("TRUSTEDFOR_ENFORCE=file", 0, "file", NULL, refused_file_only);
 	in_child("TRUSTEDFOR_ENFORCE=file,interactive", 0, "file,interactive", NULL,

@@ -10,12 +10,13 @@
 
 struct note {
 	unsigned int namesz, descsz, type;
-	char name[12];  /* "trustedfor" and its NUL, padded to 4 bytes */
-	char desc[12];  /* "enlightened" and its NUL */
+	char name[12]; /* "trustedfor" and its NUL, padded to 4 bytes */
+	char desc[12]; /* "enlightened" and its NUL */
 };
 
-__attribute__((section(".note.trustedfor"), aligned(4), used))
-static const struct note enlightened = {
+#define NOTE_SECTION __attribute__((section(".note.trustedfor"), aligned(4), used))
+
+static const struct note enlightened NOTE_SECTION = {
 	sizeof(TF_NOTE_NAME), sizeof("enlightened"), TF_NOTE_ENLIGHTENED,
-	TF_NOTE_NAME, "enlightened",
+	TF_NOTE_NAME, "enlightened"
 };

@@ -6,7 +6,8 @@
 # inside it, so it runs on a copy of the work tree (what git tracks plus
 # new files it does not ignore, uncommitted changes included) made in
 # TRUSTEDFOR_DEB_DIR (default /var/tmp/trustedfor-deb): the repository
-# stays free of generated files.  The copy always has the same path and the
+# stays free of generated files (git lists the tree: install-deps.sh
+# installs it).  The copy always has the same path and the
 # compiler maps it away (dpkg-buildflags' fixfilepath), and every time
 # stamp comes from debian/changelog (SOURCE_DATE_EPOCH), so two builds give
 # identical packages.

@@ -26,7 +26,7 @@
 #   TRUSTEDFOR_GUEST_DIR      work directory of the 6.1 kernel, outside the
 #                             repository (default /var/tmp/trustedfor-guest-6.1);
 #                             6.12 uses kernel/check.sh's TRUSTEDFOR_KERNEL_DIR
-#   TRUSTEDFOR_GUEST_TIMEOUT  seconds the guest may run (default 1500)
+#   TRUSTEDFOR_GUEST_TIMEOUT  seconds the guest may run (default 2400)
 #   TRUSTEDFOR_KERNEL_JOBS    parallel build jobs (default: nproc)
 #   TRUSTEDFOR_GUEST_SET      all (default) or ci: the set make check runs
 #   TRUSTEDFOR_GUEST_ONLY     while working on a test: run only the tests
@@ -41,7 +41,7 @@ kernel_lib=$here/lib.sh
 [ $# = 2 ] || { echo "usage: $0 6.1|6.12 BUILD" >&2; exit 2; }
 which=$1
 tf_build=$(cd "$2" 2>/dev/null && pwd) || { echo "$0: no build directory $2" >&2; exit 2; }
-guest_timeout=${TRUSTEDFOR_GUEST_TIMEOUT:-1500}
+guest_timeout=${TRUSTEDFOR_GUEST_TIMEOUT:-2400}
 jobs=${TRUSTEDFOR_KERNEL_JOBS:-$(nproc)}
 
 say() { echo "# guest $which: $*"; }
@@ -57,8 +57,8 @@ die() {
 # run every test of the library, the CLI, enforcement and each interpreter's
 # refusals and matrix, and any test added later, except:
 #   python-cpython-tests  CPython's own test suite through trusted-python,
-#   lua-compat            Lua's, the shells' (shells-compat: dash's and
-#   shells-compat         bash's behaviour against stock; bash-testsuite:
+#   lua-compat            Lua's, the shells' (shells-compat.sh: dash's and
+#   shells-compat.sh      bash's behaviour against stock; bash-testsuite:
 #   bash-testsuite        bash's own tests, two minutes on the host) and
 #   python-basics         trusted-python's stock behaviour (python-matrix
 #                         and python-attacks run here): they test the
@@ -73,7 +73,7 @@ die() {
 #   session.sh            a minute of sessions on the host, a quarter of an
 #   loaders.sh            hour here; the escapes (escapes.sh) and the
 #                         confinement's own test (test-confine) run here
-host_only="python-cpython-tests lua-compat shells-compat bash-testsuite python-basics
+host_only="python-cpython-tests lua-compat shells-compat.sh bash-testsuite python-basics
 install.sh test-threads policy-file.sh session.sh loaders.sh"
 # make check (TRUSTEDFOR_GUEST_SET=ci) leaves these to the host too, so that
 # CI keeps within its time; make guest-check runs them:

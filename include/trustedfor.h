@@ -33,7 +33,7 @@ extern "C" {
 #define TRUSTED_FOR_POLICY_ALL 3
 
 /* Enforcement: whether a failed check blocks. */
-#define TRUSTED_FOR_ENFORCE_FILE 1        /* refuse code files that fail */
+#define TRUSTED_FOR_ENFORCE_FILE 1	  /* refuse code files that fail */
 #define TRUSTED_FOR_ENFORCE_INTERACTIVE 2 /* refuse code not from a checked file */
 
 /*
@@ -78,9 +78,9 @@ struct trusted_for_verdict {
 	/* The caller's sizeof(struct trusted_for_verdict); the library never
 	 * writes past it, nor changes it. */
 	unsigned int size;
-	bool trusted;  /* the check passed */
-	bool allowed;  /* enforcement lets the code run */
-	int error;     /* 0, or the errno the check failed with */
+	bool trusted; /* the check passed */
+	bool allowed; /* enforcement lets the code run */
+	int error;    /* 0, or the errno the check failed with */
 	enum trusted_for_reason reason;
 	enum trusted_for_backend backend;
 	unsigned int check_policy; /* the check policy that was applied */
@@ -93,7 +93,10 @@ struct trusted_for_verdict {
 };
 /* The size of the first layout, the smallest the library accepts. */
 #define TRUSTED_FOR_VERDICT_SIZE_1 796
-#define TRUSTED_FOR_VERDICT_INIT { .size = sizeof(struct trusted_for_verdict) }
+#define TRUSTED_FOR_VERDICT_INIT                           \
+	{                                                  \
+		.size = sizeof(struct trusted_for_verdict) \
+	}
 
 /*
  * Check fd against an explicit check policy (0..3) and explain the answer.
@@ -152,7 +155,8 @@ int trusted_for_strengthen(unsigned int enforce);
 int trusted_for_confine_session(unsigned int flags);
 
 /* The configuration in force, and where each part came from. */
-enum trusted_for_source { /* of the check policy */
+/* of the check policy */
+enum trusted_for_source {
 	TRUSTED_FOR_SOURCE_DEFAULT = 0, /* no policy file */
 	TRUSTED_FOR_SOURCE_FILE,	/* the policy file */
 	TRUSTED_FOR_SOURCE_FAIL_CLOSED, /* the policy file is bad: enforce all */
@@ -160,7 +164,8 @@ enum trusted_for_source { /* of the check policy */
 };
 #define TRUSTED_FOR_SOURCE_MAX TRUSTED_FOR_SOURCE_KERNEL
 
-enum trusted_for_file_state { /* of the policy file */
+/* of the policy file */
+enum trusted_for_file_state {
 	TRUSTED_FOR_FILE_ABSENT = 0,  /* none: the defaults apply */
 	TRUSTED_FOR_FILE_READ,	      /* read and honoured */
 	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement */
@@ -177,27 +182,31 @@ enum trusted_for_log_target {
 struct trusted_for_config {
 	/* The caller's sizeof(struct trusted_for_config), as in a verdict. */
 	unsigned int size;
-	unsigned int check_policy;     /* effective check policy, 0..3 */
+	unsigned int check_policy; /* effective check policy, 0..3 */
 	enum trusted_for_source check_policy_source;
 	enum trusted_for_backend backend; /* what trusted_for() uses */
-	bool execve_check;	       /* the kernel has AT_EXECVE_CHECK */
-	bool patched_kernel;	       /* the kernel has trusted_for() */
-	unsigned int file_enforce;     /* enforcement from the policy file */
-	unsigned int env_enforce;      /* from TRUSTEDFOR_ENFORCE */
-	unsigned int process_enforce;  /* from trusted_for_strengthen() */
-	bool securebits_known;	       /* the kernel has the exec securebits */
-	unsigned int securebits;       /* prctl(PR_GET_SECUREBITS) */
-	unsigned int enforce;	       /* all of the above, combined */
+	bool execve_check;		  /* the kernel has AT_EXECVE_CHECK */
+	bool patched_kernel;		  /* the kernel has trusted_for() */
+	unsigned int file_enforce;	  /* enforcement from the policy file */
+	unsigned int env_enforce;	  /* from TRUSTEDFOR_ENFORCE */
+	unsigned int process_enforce;	  /* from trusted_for_strengthen() */
+	bool securebits_known;		  /* the kernel has the exec securebits */
+	unsigned int securebits;	  /* prctl(PR_GET_SECUREBITS) */
+	unsigned int enforce;		  /* all of the above, combined */
 	bool audit;
 	enum trusted_for_log_target log_target;
 	enum trusted_for_file_state file_state;
 	char file_path[256];
 	char file_problem[TRUSTED_FOR_MESSAGE_MAX]; /* why it failed closed */
-	int probe_error; /* AT_EXECVE_CHECK's probe could not tell: errno */
+	int probe_error;			    /* AT_EXECVE_CHECK's probe could not tell: errno */
+
 	/* Fields added later go here; 0 must mean "not known" in each. */
 };
 #define TRUSTED_FOR_CONFIG_SIZE_1 828
-#define TRUSTED_FOR_CONFIG_INIT { .size = sizeof(struct trusted_for_config) }
+#define TRUSTED_FOR_CONFIG_INIT                           \
+	{                                                 \
+		.size = sizeof(struct trusted_for_config) \
+	}
 
 /*
  * Fill c with the configuration as the next decision would see it.  0, or

@@ -12,12 +12,12 @@
 #include "internal.h"
 
 _Static_assert(sizeof(struct trusted_for_verdict) >= TRUSTED_FOR_VERDICT_SIZE_1 &&
-	       offsetof(struct trusted_for_verdict, detail) + 256 ==
-		       TRUSTED_FOR_VERDICT_SIZE_1,
+		       offsetof(struct trusted_for_verdict, detail) + 256 ==
+			       TRUSTED_FOR_VERDICT_SIZE_1,
 	       "the first verdict layout never changes");
 _Static_assert(sizeof(struct trusted_for_config) >= TRUSTED_FOR_CONFIG_SIZE_1 &&
-	       offsetof(struct trusted_for_config, probe_error) + sizeof(int) ==
-		       TRUSTED_FOR_CONFIG_SIZE_1,
+		       offsetof(struct trusted_for_config, probe_error) + sizeof(int) ==
+			       TRUSTED_FOR_CONFIG_SIZE_1,
 	       "the first configuration layout never changes");
 
 int tf_abi_accepts(const void *caller, unsigned int first_size)

@@ -231,8 +231,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 	memset(&sfs, 0, sizeof(sfs));
 	sfs.f_flags = ST_NOEXEC;
 	if (fl < 0 || fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
-		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR :
-						TRUSTED_FOR_ERROR, errno);
+		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR : TRUSTED_FOR_ERROR, errno);
 	if (!S_ISREG(st.st_mode)) {
 		if (explain)
 			snprintf(v->detail, sizeof(v->detail), "%s",

@@ -56,8 +56,8 @@ static unsigned int pack(const struct tf_policy_file *f)
 	unsigned int policy = f->check_policy;
 	unsigned int source = f->state == TRUSTED_FOR_FILE_READ ? TRUSTED_FOR_SOURCE_FILE :
 			      f->state == TRUSTED_FOR_FILE_FAIL_CLOSED ?
-							  TRUSTED_FOR_SOURCE_FAIL_CLOSED :
-							  TRUSTED_FOR_SOURCE_DEFAULT;
+								  TRUSTED_FOR_SOURCE_FAIL_CLOSED :
+								  TRUSTED_FOR_SOURCE_DEFAULT;
 
 	tf_kernel_probe(&k);
 	if (k.patched) {
@@ -167,7 +167,8 @@ static unsigned int securebits_enforce(unsigned int bits)
 {
 	return ((bits & SECBIT_EXEC_RESTRICT_FILE) ? TRUSTED_FOR_ENFORCE_FILE : 0) |
 	       ((bits & SECBIT_EXEC_DENY_INTERACTIVE) ?
-			TRUSTED_FOR_ENFORCE_INTERACTIVE : 0);
+			TRUSTED_FOR_ENFORCE_INTERACTIVE :
+			0);
 }
 
 void tf_config_get(struct tf_config *p, char *problem, size_t size)

@@ -28,7 +28,8 @@
 /* The other ABIs a kernel of this architecture runs. */
 static const uint32_t extra_arches[] = {
 #if defined(__x86_64__)
-	SCMP_ARCH_X86, SCMP_ARCH_X32,
+	SCMP_ARCH_X86,
+	SCMP_ARCH_X32,
 #elif defined(__aarch64__)
 	SCMP_ARCH_ARM,
 #endif

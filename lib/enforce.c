@@ -30,7 +30,8 @@ static const char *enforced_by(const struct tf_config *p,
 		return "securebits";
 	if (p->file_enforce & bit)
 		return p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED ?
-			       "bad policy file" : "policy file";
+			       "bad policy file" :
+			       "policy file";
 	if (p->env_enforce & bit)
 		return "TRUSTEDFOR_ENFORCE";
 	if (p->process_enforce & bit)
@@ -107,7 +108,7 @@ __attribute__((constructor)) static void protect_from_start(void)
 	if (env && *env && tf_enforce_parse(env, &from_env) < 0)
 		from_env = 1;
 	protect_memory(from_env || (bits > 0 && (bits & (SECBIT_EXEC_RESTRICT_FILE |
-							  SECBIT_EXEC_DENY_INTERACTIVE))));
+							 SECBIT_EXEC_DENY_INTERACTIVE))));
 }
 
 static int decide(struct trusted_for_verdict *v, const struct tf_config *p,

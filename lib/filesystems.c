@@ -13,7 +13,8 @@
 
 #include "internal.h"
 
-enum { CODE, INTERNAL };
+enum { CODE,
+       INTERNAL };
 
 static const struct {
 	unsigned long magic;

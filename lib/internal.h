@@ -133,7 +133,7 @@ void tf_policy_load(const char *path, struct tf_policy_file *f);
  * NULL, gets why the policy file fails closed.
  */
 struct tf_config {
-	unsigned int check_policy; /* 0..3 */
+	unsigned int check_policy;	/* 0..3 */
 	enum trusted_for_source source; /* of the check policy */
 	enum trusted_for_backend backend;
 	unsigned int file_enforce, env_enforce, process_enforce;

@@ -233,7 +233,7 @@ static int check_root(uid_t uid, struct tf_policy_file *c)
 	else
 		snprintf(out, sizeof(out), "no uid");
 	return fail(c, "owned by uid %u here, %s in the parent user namespace "
-		    "(uid_map %.60s): only root of the initial one counts",
+		       "(uid_map %.60s): only root of the initial one counts",
 		    (unsigned int)uid, out, map);
 }
 
@@ -252,7 +252,8 @@ static void absent(struct tf_policy_file *c)
 	} else if (!tf_uid_map_is_identity(&m)) {
 		tf_uid_map_describe(&m, map, sizeof(map));
 		fail(c, "absent, in a user namespace (uid_map %.60s) where a mount "
-		     "can hide it", map);
+			"can hide it",
+		     map);
 	}
 }
 
@@ -289,8 +290,7 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 		if (errno == ENOENT)
 			absent(c);
 		else
-			fail(c, "cannot open: %s", errno == ELOOP ?
-				 "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
+			fail(c, "cannot open: %s", errno == ELOOP ? "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
 		goto out;
 	}
 	if (check_owner(fd, c) < 0)

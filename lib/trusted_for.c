@@ -27,8 +27,7 @@ TF_EXPORT int trusted_for_explain(int fd, const char *name,
 	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
 		return -1;
 	tf_config_get(&p, NULL, 0);
-	return tf_verdict_out(v, &full, tf_check(fd, p.check_policy, p.backend,
-						 name, &full));
+	return tf_verdict_out(v, &full, tf_check(fd, p.check_policy, p.backend, name, &full));
 }
 
 TF_EXPORT int trusted_for_check(int fd, unsigned int policy, const char *name,
@@ -38,7 +37,5 @@ TF_EXPORT int trusted_for_check(int fd, unsigned int policy, const char *name,
 
 	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
 		return -1;
-	return tf_verdict_out(v, &full, tf_check(fd, policy,
-						 tf_backend_for(policy, 0),
-						 name, &full));
+	return tf_verdict_out(v, &full, tf_check(fd, policy, tf_backend_for(policy, 0), name, &full));
 }

@@ -4,7 +4,7 @@
 set -eu
 packages="meson ninja-build gcc libc6-dev pkg-config python3 util-linux mount
 	clang libclang-rt-14-dev scdoc acl libseccomp-dev strace gdb
-	liblua5.4-dev lua5.4 python3.11 python3.11-dev libpython3.11-testsuite
+	liblua5.4-dev lua5.4 python3.11 python3.11-dev python3.11-venv libpython3.11-testsuite
 	dpkg-dev autoconf automake bison patch libncurses-dev python3-setuptools
 	debhelper build-essential lintian libpam0g-dev pamtester git"
 missing=

@@ -77,8 +77,9 @@ class Totals:
 
 
 class Started:
-    """A command running from now on, its output kept for later: the
-    guests boot under emulation while the host's tests run beside them."""
+    """A command running from now on, under a time limit: read as it goes
+    (run_tap), or its output kept in a file for later (start_tap), so that a
+    guest boots under emulation while the host's tests run beside it."""
 
     def __init__(self, cmd, env=None, cwd=None, timeout=600, stdout=subprocess.PIPE):
         self.start = time.monotonic()

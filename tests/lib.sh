@@ -187,7 +187,7 @@ enter_private_namespace() {
 		done_testing
 	}
 	# The tmpfs vanishes with the namespace; the empty directory does not.
-	trap 'umount -l "$TF_TMP" 2>/dev/null; rmdir "$TF_TMP" 2>/dev/null' EXIT
+	trap 'restore_kernel_policy; umount -l "$TF_TMP" 2>/dev/null; rmdir "$TF_TMP" 2>/dev/null' EXIT
 }
 
 # make_mounts: $TF_TMP/exec and $TF_TMP/noexec, two fresh tmpfs mounts.
@@ -229,7 +229,7 @@ set_policy_file() {
 	local content=$1
 	shift
 	if [ "$content" = "-" ]; then
-		etc_overlay && rm -f /etc/trustedfor.conf
+		etc_overlay && rm -f /etc/trustedfor.conf && set_kernel_policy 3
 		return
 	fi
 	set_policy_file_raw "$(printf 'trustedfor-policy 1\n%s\nend\n_' "$content")" "$@"
@@ -244,5 +244,24 @@ set_policy_file_raw() {
 	rm -f /etc/trustedfor.conf
 	printf '%s' "$content" >/etc/trustedfor.conf &&
 		chmod "$mode" /etc/trustedfor.conf &&
-		chown "$owner" /etc/trustedfor.conf
+		chown "$owner" /etc/trustedfor.conf &&
+		set_kernel_policy "$(printf '%s\n' "$content" |
+			sed -n 's/^policy = \([0-3]\)$/\1/p' | tail -n 1)"
+}
+
+# set_kernel_policy [N]: on the patched kernel, whose fs.trusted_for_policy
+# is the check policy in place of the policy file's (docs/semantics.md), the
+# policy a test asks for is set there too, as an administrator of such a
+# system would (N, or 3 as the file's default).  The sysctl is the whole
+# machine's: the first call keeps the value found, and the namespace's exit
+# trap (enter_private_namespace) puts it back.  Nothing to do elsewhere, or
+# where only root may write it and a test runs as another user.
+set_kernel_policy() {
+	local sysctl=/proc/sys/fs/trusted_for_policy
+	[ -w "$sysctl" ] || return 0
+	[ -n "${TF_KERNEL_POLICY_FOUND:-}" ] || TF_KERNEL_POLICY_FOUND=$(cat "$sysctl") || return 1
+	echo "${1:-3}" >"$sysctl"
+}
+restore_kernel_policy() {
+	[ -z "${TF_KERNEL_POLICY_FOUND:-}" ] || echo "$TF_KERNEL_POLICY_FOUND" >/proc/sys/fs/trusted_for_policy
 }

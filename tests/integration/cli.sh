@@ -21,8 +21,10 @@ kernel_lacks trusted-for-syscall && has_syscall=no || has_syscall="yes (patched 
 # guest of kernel/userspace.sh sets 3), never the policy file's.
 if [ "$has_syscall" = no ]; then
 	from_bad="bad policy file, failing closed"
+	from_default=default
 else
 	from_bad=fs.trusted_for_policy
+	from_default=fs.trusted_for_policy
 fi
 K="policy 3, $(expected_backend)"
 kernel_lacks exec-securebits && no_securebits=$na_why || no_securebits=
@@ -88,7 +90,7 @@ expect_status() {
 }
 expect_status "status: no policy file" "policy file" \
 	"/etc/trustedfor.conf: absent, defaults apply" $TF status
-expect_status "status: default policy" "check policy" "3 (mount and file), from default" $TF status
+expect_status "status: default policy" "check policy" "3 (mount and file), from $from_default" $TF status
 expect_status "status: AT_EXECVE_CHECK" "AT_EXECVE_CHECK" "$has_check" $TF status
 expect_status "status: the patched kernel's call" "trusted_for() system call" \
 	"$has_syscall" $TF status
@@ -126,6 +128,8 @@ if [ "$has_syscall" = no ]; then
 	expect_status "status: policy 1 is emulated" "check backend" "emulation" $TF status
 	expect "check follows the file's policy 1" 0 "" "" -- $TF check "$T/exec/nx"
 else
+	# What the administrator set in the kernel rules over the file.
+	set_kernel_policy 3
 	expect_status "status: the kernel's policy, not the file's" "check policy" \
 		"3 (mount and file), from fs.trusted_for_policy" $TF status
 	expect_status "status: the kernel's call applies it" "check backend" \
@@ -139,6 +143,7 @@ expect_status "status: enforcement from the file" "enforcement" \
 	"file (policy file: file; TRUSTEDFOR_ENFORCE: none)" $TF status
 expect_status "status: audit" "audit" "on, log to stderr" $TF status
 set_policy_file "policy = 1" 0666
+set_kernel_policy 3 # the sysctl, where it rules, as the guest has it
 expect_status "status: a writable policy file fails closed" "policy file" \
 	"NOT TRUSTED, failing closed: /etc/trustedfor.conf: writable by group or others (mode 0666)" \
 	$TF status

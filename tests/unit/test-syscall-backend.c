@@ -129,6 +129,31 @@ static void stock_kernel(void)
 	exercise_everything();
 }
 
+/* On the patched kernel itself (kernel/userspace.sh's guest): the real call. */
+static void real_patched_kernel(void)
+{
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	unsigned int policy;
+	struct tf_kernel k;
+
+	tf_kernel_probe(&k);
+	tap_is_int(k.patched, 1, "this kernel is taken for the patched one");
+	tap_ok(tf_kernel_policy(&policy) == 0, "fs.trusted_for_policy reads");
+	errno = 0;
+	tap_ok(trusted_for(fds[ALLOWED], TRUSTED_FOR_EXECUTION, 0) == 0,
+	       "the kernel trusts a file on an exec mount");
+	errno = 0;
+	if (policy & 1)
+		tap_ok(trusted_for(fds[NOEXEC], TRUSTED_FOR_EXECUTION, 0) == -1 && errno == EACCES,
+		       "the kernel refuses a file on a noexec mount: EACCES");
+	else
+		tap_ok(trusted_for(fds[NOEXEC], TRUSTED_FOR_EXECUTION, 0) == 0,
+		       "the kernel trusts a file on a noexec mount: its policy has no mount check");
+	tap_ok(trusted_for_allow_file(fds[ALLOWED], "ok", &v) == 0 &&
+		       v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
+	       "the verdict names the system call as its backend");
+}
+
 static void planted_sysctl(void)
 {
 	struct tf_kernel k;
@@ -208,7 +233,11 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/exec/lsm", dir);
 	write_file(path, "+\n", 0755);
 	in_child(killed_if_called, "the filter kills a process that issues the call", 1);
-	in_child(stock_kernel, "on this kernel, the whole API never issues the system call", 0);
+	if (tap_kernel_lacks("trusted-for-syscall"))
+		in_child(stock_kernel, "on this kernel, the whole API never issues the system call",
+			 0);
+	else
+		in_child(real_patched_kernel, "the real system call answered", 0);
 	in_child(planted_sysctl, "with a planted sysctl file, the whole API never issues it", 0);
 	in_child(patched_kernel, "the simulated patched kernel answered every call", 0);
 	return tap_done();

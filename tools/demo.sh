@@ -57,6 +57,23 @@ run "$tf" check --explain exec/hello.inc exec/notexec.inc noexec/evil.inc /dev/n
 say "The policy in force"
 run "$tf" status
 
+# A normal user's demo runs in a user namespace of its own, where a mount
+# could hide the policy file: the library trusts none there.
+if [ "$(awk '{ print $1, $2, $3 }' /proc/self/uid_map)" != "0 0 4294967295" ]; then
+	say "Not root, so in a user namespace: a mount could hide the policy file there, so it fails closed and everything is enforced (run the demo as root to see the defaults)"
+	run inc noexec/evil.inc
+	run inc exec/hello.inc
+	run inc -c +
+	printf 'print("hello from lua")\n' >noexec/evil.lua
+	printf 'print("hello from python")\n' >noexec/evil.py
+	[ ! -x "$build/interpreters/lua/trusted-lua" ] || run trusted-lua noexec/evil.lua
+	if [ -x "$build/interpreters/python/trusted-python" ]; then
+		say "Under policy 3, Debian's standard library (mode 0644) is refused before any script"
+		run trusted-python noexec/evil.py
+	fi
+	exit 0
+fi
+
 say "The check on its own blocks nothing: Linux runs code through an interpreter"
 run inc noexec/evil.inc
 say "... although the kernel refuses to execute the same file"

@@ -20,6 +20,24 @@ shows() {
 		sed 's/^/#   /' "$TF_TMP/plain"
 	fi
 }
+# Not root, the demo runs in a user namespace, where the policy file fails
+# closed: it shows the refusals of everything enforced, and stops.
+if [ "$(id -u)" != 0 ]; then
+	shows "# Not root, so in a user namespace: a mount could hide the policy file there, so it fails closed and everything is enforced (run the demo as root to see the defaults)" \
+		'$ inc noexec/evil.inc'
+	shows '$ inc noexec/evil.inc' "inc: noexec/evil.inc: not trusted for execution: noexec mount"
+	shows '$ inc exec/hello.inc' "1"
+	shows '$ inc -c +' "inc: -c: interactive code refused"
+	if [ -x "$TF_BUILD/interpreters/lua/trusted-lua" ]; then
+		shows '$ trusted-lua noexec/evil.lua' \
+			"trusted-lua: noexec/evil.lua: not trusted for execution: noexec mount"
+	fi
+	if [ -x "$TF_BUILD/interpreters/python/trusted-python" ]; then
+		shows '$ trusted-python noexec/evil.py' \
+			"trusted-python: /usr/lib/python3.11/encodings/__init__.py: not trusted for execution: no execute permission"
+	fi
+	done_testing
+fi
 # The demo follows the kernel (tests/lib.sh's probes): the check's backend,
 # and enforcement by the exec securebits or, without them, TRUSTEDFOR_ENFORCE.
 K=$(expected_backend)

@@ -27,9 +27,10 @@
 /*
  * The commands that run code from a file or an argument, by name: a name
  * here, or one of them followed by a version made of digits and dots
- * (python3.11, perl5.36.0, lua5.4), and either with dpkg-divert's
- * ".distrib" (where a diversion keeps the stock interpreter, still on
- * PATH).  docs/inventory.md says what each is.
+ * (python3.11, perl5.36.0, lua5.4), that version followed by a multiarch
+ * triplet (Debian's perl5.36-x86_64-linux-gnu), and either with
+ * dpkg-divert's ".distrib" (where a diversion keeps the stock interpreter,
+ * still on PATH).  docs/inventory.md says what each is.
  */
 static const char *const names[] = {
 	"python", "perl", "lua", "luajit", "sh", "dash", "bash", "rbash", "zsh",
@@ -39,6 +40,26 @@ static const char *const names[] = {
 	"trusted-bash", "inc", NULL
 };
 
+/* "-ARCH-linux-gnu" and its ABI variants (-linux-gnux32, -linux-gnueabihf). */
+static int is_triplet(const char *s, size_t len)
+{
+	static const char os[] = "-linux-gnu";
+	const char *end = s + len, *p;
+
+	if (len < 2 || s[0] != '-')
+		return 0;
+	p = memmem(s + 1, len - 1, os, strlen(os));
+	if (!p || p == s + 1)
+		return 0;
+	for (const char *c = p + strlen(os); c < end; c++)
+		if (!(*c >= 'a' && *c <= 'z') && !(*c >= '0' && *c <= '9'))
+			return 0;
+	for (const char *c = s + 1; c < p; c++)
+		if (!(*c >= 'a' && *c <= 'z') && !(*c >= '0' && *c <= '9') && *c != '_')
+			return 0;
+	return 1;
+}
+
 static int is_interpreter(const char *entry)
 {
 	static const char diverted[] = ".distrib";
@@ -47,10 +68,13 @@ static int is_interpreter(const char *entry)
 	if (len > strlen(diverted) && !strcmp(entry + len - strlen(diverted), diverted))
 		len -= strlen(diverted);
 	for (size_t i = 0; names[i]; i++) {
-		size_t n = strlen(names[i]);
+		size_t n = strlen(names[i]), version;
 
-		if (n <= len && !strncmp(entry, names[i], n) &&
-		    strspn(entry + n, "0123456789.") >= len - n)
+		if (n > len || strncmp(entry, names[i], n))
+			continue;
+		version = strspn(entry + n, "0123456789.");
+		if (version >= len - n ||
+		    (version && is_triplet(entry + n + version, len - n - version)))
 			return 1;
 	}
 	return 0;

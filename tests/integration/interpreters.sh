@@ -29,6 +29,10 @@ ln -s "$TL" "$a/lua5.4.distrib"
 printf '#!/bin/sh\n' >"$a/perl.dist" && chmod 0755 "$a/perl.dist"   # not a diverted name
 printf '#!/bin/sh\nexec lua5.4 "$@"\n' >"$a/lua" && chmod 0755 "$a/lua"
 printf '#!/bin/sh\n' >"$a/python3.11-config" && chmod 0755 "$a/python3.11-config"
+ln -s /usr/bin/perl "$a/perl5.36-x86_64-linux-gnu"   # Debian's, with a multiarch triplet
+for not in perl5.36-linux-gnu perl-x86_64-linux-gnu perl5.36-x86_64-linux-gnu-x perl5.36-X86-linux-gnu; do
+	ln -s /usr/bin/perl "$a/$not"                # none of them a version and a triplet
+done
 mkfifo "$a/ruby"
 printf '\177EL' >"$a/php" && chmod 0755 "$a/php"    # too short for an ELF header
 # b: a second python3.11 (enlightened), shadowed by a's; its inc is not.
@@ -47,6 +51,7 @@ want_a="interpreter: lua ($a/lua): not enlightened (not an ELF file)
 interpreter: lua5.4.distrib ($a/lua5.4.distrib): enlightened
 interpreter: perl ($a/perl): not enlightened
 interpreter: perl.distrib ($a/perl.distrib): not enlightened
+interpreter: perl5.36-x86_64-linux-gnu ($a/perl5.36-x86_64-linux-gnu): not enlightened
 interpreter: php ($a/php): not enlightened (not an ELF file)
 interpreter: python3 ($a/python3): enlightened
 interpreter: python3.11 ($a/python3.11): not enlightened

@@ -3,7 +3,10 @@
  * A terminal acts on C0 controls (ESC starts a sequence), on DEL, and, in
  * UTF-8, on the C1 controls U+0080..U+009F (U+009B is a one-character CSI);
  * a byte that is not UTF-8 may be read as a C1 control by a terminal in an
- * 8-bit mode.  Everything else is passed as it is.
+ * 8-bit mode.  The bidirectional formatting characters (U+061C, U+200E,
+ * U+200F, U+202A..U+202E, U+2066..U+2069) reorder what a terminal shows, so
+ * that "evil.py" could be made to read as another name: replaced too.
+ * Everything else is passed as it is.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +14,12 @@
 #include "printable.h"
 
 #define ELLIPSIS "\xe2\x80\xa6"
+
+static int is_bidi_control(unsigned int cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
 
 /* The length of a valid UTF-8 character at p that is not a control, or 0. */
 static size_t utf8_char(const unsigned char *p)
@@ -35,7 +44,7 @@ static size_t utf8_char(const unsigned char *p)
 	}
 	/* Overlong forms, surrogates, beyond U+10FFFF, and the C1 controls. */
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0 || is_bidi_control(cp))
 		return 0;
 	return n;
 }

@@ -41,8 +41,8 @@ static int patched_kernel(void)
 #ifdef TRUSTED_FOR_SYSCALL_NR
 	struct statfs sfs;
 
-	/* statfs(), not open(): the sysctl is mode 0600, and every user's
-	 * interpreter must find the patched kernel. */
+	/* statfs(), not open(): no file mode can hide the patched kernel
+	 * from a user's interpreter. */
 	return statfs(TRUSTED_FOR_KERNEL_POLICY_PATH, &sfs) == 0 &&
 	       sfs.f_type == PROC_SUPER_MAGIC && !kernel.execve_check;
 #else

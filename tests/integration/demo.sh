@@ -68,8 +68,13 @@ if [ -x "$TF_BUILD/interpreters/lua/trusted-lua" ]; then
 fi
 if [ -x "$TF_BUILD/interpreters/python/trusted-python" ] && ! kernel_lacks trusted-for-syscall; then
 	# The guest's fs.trusted_for_policy is 3 (kernel/userspace-init.sh).
-	shows "# The same for trusted-python" \
-		"# Not shown here: this kernel's fs.trusted_for_policy is 3, not 1, and Debian's standard library (mode 0644) is refused under it"
+	line="# Not shown here: this kernel's fs.trusted_for_policy is 3, not 1, and Debian's standard library (mode 0644) is refused under it"
+	if grep -A2 -xF "# The same for trusted-python" "$TF_TMP/plain" | grep -qxF -- "$line"; then
+		ok "the demo says why trusted-python is not shown"
+	else
+		not_ok "the demo says why trusted-python is not shown"
+		sed 's/^/#   /' "$TF_TMP/plain"
+	fi
 elif [ -x "$TF_BUILD/interpreters/python/trusted-python" ]; then
 	# CPython names the main script by its absolute path, as python3 does.
 	if grep -A1 -xE "trusted-python: /tmp/trustedfor-demo\.[A-Za-z0-9]+/noexec/evil\.py: not trusted for execution: noexec mount" \

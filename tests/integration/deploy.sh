@@ -10,13 +10,18 @@
 # Installs the packages, the diversion package last; checks that the
 # diverted python3.11, lua5.4, dash and bash behave as Debian's with
 # nothing enforced (and runs their own tests through the diverted paths);
-# logs a user in with su -l through pam_trustedfor (the README's PAM line)
-# and checks that the session has the bits locked and is confined, and that
-# the system's own python3, sh, bash and lua5.4 refuse a script on a noexec
-# mount and run it from an exec mount; checks that a session the module
-# cannot set up fails; purges everything and checks that
-# the system is as before: the same diversions, the same interpreter
-# binaries (bytes, mode, owner, times), the same files.
+# turns the module on with pam-auth-update (the README's step 3: the
+# package's two profiles) and checks the exact lines it writes into
+# /etc/pam.d/common-session and common-session-noninteractive; logs a user
+# in with su -l and checks that the session has the bits locked and is
+# confined, and that the system's own python3, sh, bash and lua5.4 refuse a
+# script on a noexec mount and run it from an exec mount; opens a
+# non-interactive session (cron's stack) with pamtester; checks that a
+# session the module cannot set up fails; turns the profiles off (the files
+# as before, byte for byte) and on again; purges everything with them on and
+# checks that the system is as before: the same diversions, the same
+# interpreter binaries (bytes, mode, owner, times), the same files, the
+# same /etc/pam.d/common-* and a login that works.
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
 . "$TF_SRC/tests/lib.sh"
@@ -102,13 +107,22 @@ for d in exec noexec; do
 	printf 'echo "shell ran"\n' >"$TF_TMP/$d/x.sh"
 	chmod 0644 "$TF_TMP/$d"/x.*
 done
-# The administrator's steps (README "Deploying"): policy 1, and the PAM line
-# once the module is there.
+# The administrator's step 2 (README "Deploying"): policy 1.
 printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf
-# su -l opens a login session through PAM with the README's line; runuser -l
-# through a line the module cannot carry out (a misspelt option).
-echo "session required pam_trustedfor.so restrict_file lock confine nonroot" >>/etc/pam.d/su-l
+# su -l opens a login session through common-session (the profiles, once
+# enabled); runuser -l through a line the module cannot carry out (a
+# misspelt option); tfdeploy-batch is a non-interactive service as cron's:
+# common-session-noninteractive, then a command that inherits what the
+# module set (pam_exec runs it in the process that opened the session).
 echo "session required pam_trustedfor.so restrict_fil lock" >>/etc/pam.d/runuser-l
+cat >/etc/pam.d/tfdeploy-batch <<EOF
+session include common-session-noninteractive
+session required pam_exec.so type=open_session log=$TF_TMP/batch.log /usr/bin/trusted-for status
+EOF
+# The five files pam-auth-update manages, as they are before the install.
+pam_files="common-auth common-account common-password common-session common-session-noninteractive"
+mkdir "$TF_TMP/pam.d"
+for f in $pam_files; do cp -p "/etc/pam.d/$f" "$TF_TMP/pam.d/$f"; done
 # session USER-COMMAND: USER-COMMAND in a login session of tfdeploy.
 session() { su -l tfdeploy -c "$1"; }
 snapshot before
@@ -118,6 +132,41 @@ list=()
 for p in "${pkgs[@]}"; do list+=("$(ls "$debs/${p}_"*.deb)"); done
 expect "dpkg -i ${pkgs[*]}" 0 "*" "*" -- dpkg -i "${list[@]}"
 expect "trusted-for is installed" 0 "*" "" -- trusted-for status
+
+# --- the PAM profiles (README step 3) --------------------------------------
+# pam_as_before: every file pam-auth-update manages is as before the
+# install, byte for byte.
+pam_as_before() {
+	local f
+	for f in $pam_files; do
+		cmp "$TF_TMP/pam.d/$f" "/etc/pam.d/$f" || return 1
+	done
+}
+# pam_lines WHAT FILE LINES: FILE has exactly LINES of pam_trustedfor, in
+# that order, inside pam-auth-update's "Additional" block, and every other
+# line of FILE is as before the install.
+pam_lines() {
+	expect "$1: $2 has exactly these pam_trustedfor lines, in its Additional block" 0 "$3" "" \
+		-- sh -c "sed -n '/^# and here are more per-package modules/,/^# end of pam-auth-update config/p' \
+			/etc/pam.d/$2 | grep -F pam_trustedfor"
+	expect "$1: the rest of $2 as before" 0 "" "" \
+		-- sh -c "grep -v -F pam_trustedfor /etc/pam.d/$2 | cmp - $TF_TMP/pam.d/$2"
+}
+# What pam-auth-update writes for each profile (debian/pam-configs).
+login_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot')
+batch_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock nonroot')
+expect "the profiles are off once installed: /etc/pam.d/common-* as before" 0 "" "" -- pam_as_before
+expect "pam-auth-update --enable trustedfor" 0 "" "" -- pam-auth-update --enable trustedfor
+pam_lines "trustedfor" common-session "$login_line"
+expect "trustedfor: common-session-noninteractive as before (Session-Interactive-Only)" 0 "" "" \
+	-- cmp "$TF_TMP/pam.d/common-session-noninteractive" /etc/pam.d/common-session-noninteractive
+expect "pam-auth-update --enable trustedfor-noninteractive" 0 "" "" \
+	-- pam-auth-update --enable trustedfor-noninteractive
+pam_lines "both" common-session "$batch_line
+$login_line"
+pam_lines "both" common-session-noninteractive "$batch_line"
+expect "both: common-auth, -account, -password as before" 0 "" "" \
+	-- sh -c "cd /etc/pam.d && for f in common-auth common-account common-password; do cmp \$f $TF_TMP/pam.d/\$f || exit 1; done"
 expect "dpkg -i trustedfor-divert-interpreters" 0 "*" "*" \
 	-- dpkg -i "$debs"/trustedfor-divert-interpreters_*.deb
 want=$(for path in $interpreters; do
@@ -205,9 +254,31 @@ else
 		bash x.sh trusted-bash shell ran
 		lua5.4 x.lua lua5.4 lua ran
 	EOF
+	# The non-interactive stack: the bits, locked, and no confinement
+	# (common-session-noninteractive's line has no "confine").
+	expect "a non-interactive session (pamtester) opens" 0 \
+		"pamtester: successfully opened a session" "" \
+		-- pamtester tfdeploy-batch tfdeploy open_session
+	expect "the non-interactive session: securebits locked, not confined" 0 \
+		"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off
+session: not confined" "" \
+		-- grep -e '^securebits:' -e '^session:' "$TF_TMP/batch.log"
 fi
 
-# --- purge: the system as before ------------------------------------------
+# --- the profiles off, and on again ---------------------------------------
+expect "pam-auth-update --disable trustedfor trustedfor-noninteractive" 0 "" "" \
+	-- pam-auth-update --disable trustedfor trustedfor-noninteractive
+expect "disabled: /etc/pam.d/common-* as before, byte for byte" 0 "" "" -- pam_as_before
+expect "disabled: a login session is not enforced" 0 \
+	"securebits: 0x0, EXEC_RESTRICT_FILE off, EXEC_DENY_INTERACTIVE off" "" \
+	-- session "trusted-for status | grep '^securebits:'"
+expect "pam-auth-update --enable trustedfor trustedfor-noninteractive" 0 "" "" \
+	-- pam-auth-update --enable trustedfor trustedfor-noninteractive
+pam_lines "enabled again" common-session "$batch_line
+$login_line"
+pam_lines "enabled again" common-session-noninteractive "$batch_line"
+
+# --- purge, with the profiles on: the system as before ---------------------
 expect "dpkg --purge trustedfor-divert-interpreters" 0 "*" "*" \
 	-- dpkg --purge trustedfor-divert-interpreters
 # shellcheck disable=SC2086
@@ -219,4 +290,6 @@ same "dpkg-divert --list as before" diversions
 same "the interpreters as before: bytes, mode, owner, time" interpreters
 same "no file left, none missing, under /usr, /etc and dpkg's database" files
 same "the installed packages as before" packages
+expect "purged: /etc/pam.d/common-* as before, byte for byte" 0 "" "" -- pam_as_before
+expect "purged: a login works" 0 "logged in" "" -- session "echo logged in"
 done_testing

@@ -18,7 +18,8 @@
 # script on a noexec mount and run it from an exec mount; opens a
 # non-interactive session (cron's stack) with pamtester; checks that a
 # session the module cannot set up fails; turns the profiles off (the files
-# as before, byte for byte) and on again; purges everything with them on and
+# as before, byte for byte) and on again, which an upgrade of the module
+# keeps; purges everything with them on and
 # checks that the system is as before: the same diversions, the same
 # interpreter binaries (bytes, mode, owner, times), the same files, the
 # same /etc/pam.d/common-* and a login that works.
@@ -277,6 +278,12 @@ expect "pam-auth-update --enable trustedfor trustedfor-noninteractive" 0 "" "" \
 pam_lines "enabled again" common-session "$batch_line
 $login_line"
 pam_lines "enabled again" common-session-noninteractive "$batch_line"
+# An upgrade (prerm upgrade, postinst configure) leaves them on.
+expect "dpkg -i libpam-trustedfor again, as an upgrade" 0 "*" "*" \
+	-- dpkg -i "$debs"/libpam-trustedfor_*.deb
+pam_lines "upgraded" common-session "$batch_line
+$login_line"
+pam_lines "upgraded" common-session-noninteractive "$batch_line"
 
 # --- purge, with the profiles on: the system as before ---------------------
 expect "dpkg --purge trustedfor-divert-interpreters" 0 "*" "*" \

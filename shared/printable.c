@@ -74,6 +74,19 @@ static void sanitise(char *out, size_t size, const char *in, int quote)
 
 	if (!size)
 		return;
+	/*
+	 * Most names are printable ASCII that fits, which the loops below
+	 * would copy as it is, one character at a time: an interpreter names
+	 * every file it checks, so that copy comes first.
+	 */
+	for (n = 0; n < size && p[n] >= 0x20 && p[n] < 0x7f &&
+		    !(quote && (p[n] == '"' || p[n] == '\\'));
+	     n++)
+		;
+	if (n < size && !p[n]) {
+		memcpy(out, in, n + 1);
+		return;
+	}
 	for (const unsigned char *q = p; *q; q += n)
 		total += (n = unit(q, quote, &width, &safe), width);
 	if (total > size - 1 && size > sizeof(ELLIPSIS)) {

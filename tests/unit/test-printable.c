@@ -41,6 +41,8 @@ static const struct {
 	{ "too long: never half a character", "/\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 10,
 	  "\xe2\x80\xa6\xc3\xa9\xc3\xa9\xc3\xa9", "\xe2\x80\xa6\xc3\xa9\xc3\xa9\xc3\xa9" },
 	{ "exactly fits", "123456789", 10, "123456789", "123456789" },
+	{ "one too long", "1234567890", 10, "\xe2\x80\xa6" "567890", "\xe2\x80\xa6" "567890" },
+	{ "a quote that fits", "a\"b", 10, "a\"b", "a\\x22b" },
 };
 
 int main(void)

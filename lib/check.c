@@ -34,7 +34,8 @@ static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
  * later mainline kernels, so the kernel must prove it is the patched one: the
  * sysctl file must be a real procfs file (a user namespace can mount a tmpfs
  * over /proc/sys/fs and plant one), and the kernel must not be a mainline
- * 6.14 or later, recognised by AT_EXECVE_CHECK.
+ * 6.14 or later, recognised by AT_EXECVE_CHECK (asked first: it is known,
+ * and spares those kernels a lookup in /proc/sys at every start).
  */
 static int patched_kernel(void)
 {
@@ -43,8 +44,9 @@ static int patched_kernel(void)
 
 	/* statfs(), not open(): no file mode can hide the patched kernel
 	 * from a user's interpreter. */
-	return statfs(TRUSTED_FOR_KERNEL_POLICY_PATH, &sfs) == 0 &&
-	       sfs.f_type == PROC_SUPER_MAGIC && !kernel.execve_check;
+	return !kernel.execve_check &&
+	       statfs(TRUSTED_FOR_KERNEL_POLICY_PATH, &sfs) == 0 &&
+	       sfs.f_type == PROC_SUPER_MAGIC;
 #else
 	return 0;
 #endif
@@ -188,19 +190,28 @@ static dev_t memfd_device(void)
  * cannot see; it can see its own descriptor's mode.  A memfd is writable
  * without counting as a writer (the kernel allocates it as a pseudo file),
  * so the kernel judges it by its mode alone, and so does the emulation.
+ *
+ * That internal mount is a tmpfs (a ramfs in a kernel built without shmem):
+ * a file on any other filesystem is no memfd, and the probe, which creates
+ * and frees an inode, is left to the processes that meet such files.
  */
-static int is_memfd(const struct stat *st)
+static int is_memfd(const struct stat *st, const struct statfs *sfs)
 {
-	dev_t memfd = memfd_device();
+	unsigned int type = (unsigned int)sfs->f_type;
+	dev_t memfd;
 
+	if (type != TMPFS_MAGIC && type != RAMFS_MAGIC)
+		return 0;
+	memfd = memfd_device();
 	return memfd && st->st_dev == memfd;
 }
 
-static int opened_for_writing(int fl, const struct stat *st)
+static int opened_for_writing(int fl, const struct stat *st,
+			      const struct statfs *sfs)
 {
 	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_RDONLY)
 		return 0;
-	return !is_memfd(st);
+	return !is_memfd(st, sfs);
 }
 
 static int deny(struct trusted_for_verdict *v, enum trusted_for_reason reason,
@@ -260,7 +271,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 	 * vm.memfd_noexec = 2 keeps the execute bit off).
 	 */
 	if ((policy & TRUSTED_FOR_POLICY_FILE) ||
-	    ((policy & TRUSTED_FOR_POLICY_MOUNT) && is_memfd(&st))) {
+	    ((policy & TRUSTED_FOR_POLICY_MOUNT) && is_memfd(&st, &sfs))) {
 		const char *why;
 		int r = tf_exec_permission(fd, &st, sfs.f_flags & ST_NOEXEC, &why);
 
@@ -278,7 +289,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 			return deny(v, TRUSTED_FOR_ERROR, error);
 		}
 	}
-	if (opened_for_writing(fl, &st))
+	if (opened_for_writing(fl, &st, &sfs))
 		return deny(v, TRUSTED_FOR_WRITE_OPEN, ETXTBSY);
 	return 0;
 }

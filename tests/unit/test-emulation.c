@@ -412,6 +412,37 @@ static void fake_memfd(void *arg)
 	close(memfd);
 }
 
+/*
+ * A file opened for writing on a filesystem that cannot hold a memfd (the
+ * build's own disk beside this program, not the tmpfs of the other cases):
+ * the emulation looks for a memfd only on a tmpfs or a ramfs, and must
+ * refuse the writer all the same.  Under policy 2, which asks nothing of
+ * the filesystem, so that the answer is the same on whatever disk it is.
+ */
+static void write_open_on_disk(void)
+{
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+	int fd;
+
+	if (n < 0)
+		tap_bail("readlink /proc/self/exe");
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	if (!slash)
+		tap_bail("the program's directory");
+	strcpy(slash, "/write-open.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || fchmod(fd, 0755) < 0 || unlink(path) < 0)
+		tap_bail(path);
+	tf_check(fd, 2, TRUSTED_FOR_BACKEND_EMULATED, "w", &v);
+	tap_is_int(v.error, ETXTBSY, "opened for writing beside this program: emulated: ETXTBSY");
+	tap_is_int(v.reason, TRUSTED_FOR_WRITE_OPEN, "... reason open for writing");
+	close(fd);
+}
+
 static void make_pseudo_fixture(void)
 {
 	char path[512];
@@ -468,6 +499,7 @@ int main(void)
 	make_fixture();
 	make_pseudo_fixture();
 	filesystem_table();
+	write_open_on_disk();
 	for (int nobody = 0; nobody < 2; nobody++) {
 		run("many groups", many_groups, &nobody);
 		run("big ACL", big_acl, &nobody);

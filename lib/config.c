@@ -97,7 +97,10 @@ static void report_problems(void)
 {
 	char problem[TRUSTED_FOR_MESSAGE_MAX], shown[TRUSTED_FOR_MESSAGE_MAX];
 
-	if (atomic_exchange(&state.file_problem_pending, 0)) {
+	/* Looked at before it is taken: a locked exchange at every decision
+	 * would cost more than the rest of this function. */
+	if (atomic_load(&state.file_problem_pending) &&
+	    atomic_exchange(&state.file_problem_pending, 0)) {
 		pthread_mutex_lock(&state.lock);
 		memcpy(problem, state.file.problem, sizeof(problem));
 		pthread_mutex_unlock(&state.lock);
@@ -106,7 +109,8 @@ static void report_problems(void)
 		tf_log(LOG_ERR, "bad policy file, enforcing everything: %s",
 		       shown);
 	}
-	if (atomic_exchange(&state.env_problem_pending, 0))
+	if (atomic_load(&state.env_problem_pending) &&
+	    atomic_exchange(&state.env_problem_pending, 0))
 		tf_log(LOG_ERR, "bad TRUSTEDFOR_ENFORCE, enforcing everything");
 }
 

@@ -221,14 +221,28 @@ static int allow_failed_file(int fd, const char *name, const char *why,
 	return decide(v, &p, TRUSTED_FOR_ENFORCE_FILE, fd, "file", name);
 }
 
-/* The public faces: the caller's verdict gets what its size holds. */
+/*
+ * The public faces: the caller's verdict gets what its size holds.  A
+ * caller built with this header holds all of it: its verdict is filled
+ * where it is, without a second one to copy (an interpreter decides for
+ * every file it reads), unless the name lies inside it, which filling it
+ * would wipe before it is read.  Every decision fills the whole verdict;
+ * its size is the caller's again afterwards, as the copy leaves it.
+ */
 static int hand_over(int (*decide)(int, const char *, struct trusted_for_verdict *),
 		     int fd, const char *name, struct trusted_for_verdict *v)
 {
 	struct trusted_for_verdict full;
+	int r;
 
 	if (tf_abi_accepts(v, TRUSTED_FOR_VERDICT_SIZE_1) < 0)
 		return -1;
+	if (v->size == sizeof(*v) &&
+	    (uintptr_t)name - (uintptr_t)v >= sizeof(*v)) {
+		r = decide(fd, name, v);
+		v->size = sizeof(*v);
+		return r;
+	}
 	return tf_verdict_out(v, &full, decide(fd, name, &full));
 }
 

@@ -244,6 +244,29 @@ static void long_names(const char *what)
 	close(fd);
 }
 
+/*
+ * A verdict of the caller's own size is filled where it is: a name read
+ * from that same verdict must be read before it is overwritten, and every
+ * path leaves the size as the caller set it.
+ */
+static void name_in_verdict(const char *what)
+{
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	int fd = open_script("exec");
+
+	tap_is_int(trusted_for_allow_file(fd, "good", &v), 0, "%s: a file that passes runs", what);
+	tap_is_int(trusted_for_allow_file(fd, v.message, &v), 0,
+		   "%s: ... and again, named by the verdict's own message", what);
+	tap_is_str(v.message, "good: trusted for execution: trusted for execution",
+		   "%s: ... which was read before the verdict was filled", what);
+	tap_is_int(v.size, (int)sizeof(v), "%s: ... the size as it was", what);
+	tap_is_int(trusted_for_allow_interactive(-1, "-c", &v), 0, "%s: -c runs", what);
+	tap_is_str(v.message, "-c: interactive code allowed (not enforced)",
+		   "%s: ... with the message", what);
+	tap_is_int(v.size, (int)sizeof(v), "%s: ... the size as it was", what);
+	close(fd);
+}
+
 static void log_audit(const char *what)
 {
 	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
@@ -353,5 +376,6 @@ int main(void)
 	in_child("bad policy file", 0, NULL, "policy = 1\r\n", refused_both);
 	in_child("trusted_for_strengthen()", 0, NULL, NULL, strengthen);
 	in_child("audit on", 0, NULL, "audit = on\n", log_audit);
+	in_child("the verdict's own message as the name", 0, NULL, NULL, name_in_verdict);
 	return tap_done();
 }

@@ -5,6 +5,7 @@
 # side by side in one run.
 #
 #   bench/shells/run.sh [BUILD_DIR [FILES [ROUNDS]]]     (as root)
+#   TF_BENCH_BASELINE=OTHER_BUILD_DIR bench/shells/run.sh ...   (before/after)
 #
 # The policy comes from a policy file shown at /etc/trustedfor.conf in a
 # private mount namespace of this script only (tests/lib.sh's overlay), so
@@ -45,13 +46,19 @@ done
 chmod 0755 "$dir"/*.sh
 
 # configuration: "label|shell|policy|enforce"; the first of each shell is
-# its baseline (no policy file at all: the stock shell reads none).
+# its baseline (no policy file at all: the stock shell reads none).  With
+# TF_BENCH_BASELINE=BUILD_DIR, that build's trusted shells run beside,
+# under policy 1: before and after a change, in the same rounds.
+before=${TF_BENCH_BASELINE:+$(realpath "$TF_BENCH_BASELINE")}
 configs=()
 for sh in dash bash; do
 	configs+=("$sh|/bin/$sh|-|-")
 	for pol in 1 3; do
 		configs+=("trusted-$sh, policy $pol, nothing enforced|$build/shells/trusted-$sh|$pol|none")
 		configs+=("trusted-$sh, policy $pol, files enforced|$build/shells/trusted-$sh|$pol|file")
+		[ -n "$before" ] && [ "$pol" = 1 ] || continue
+		configs+=("baseline trusted-$sh, policy $pol, nothing enforced|$before/shells/trusted-$sh|$pol|none")
+		configs+=("baseline trusted-$sh, policy $pol, files enforced|$before/shells/trusted-$sh|$pol|file")
 	done
 done
 workloads=(empty main)

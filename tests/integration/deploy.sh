@@ -84,6 +84,7 @@ pkgs=(libtrustedfor1 libtrustedfor-dev trusted-for trusted-python trusted-lua
 # when it is linked, and the copy has an inode of its own.)
 snapshot() {
 	dpkg-divert --list | sort >"$TF_TMP/$1.diversions"
+	dpkg-statoverride --list | sort >"$TF_TMP/$1.statoverrides"
 	# shellcheck disable=SC2086
 	{ sha256sum $interpreters; stat -L -c '%n %a %U %G %Y' $interpreters; } >"$TF_TMP/$1.interpreters"
 	find /usr /etc /var/lib/dpkg/info /var/lib/dpkg/alternatives -xdev \
@@ -179,12 +180,33 @@ while read -r sum path; do
 	expect "$path.distrib is Debian's binary" 0 "$sum  $path.distrib" "" -- sha256sum "$path.distrib"
 	expect "$path.distrib is root's only" 0 "700 root root" "" -- stat -c '%a %U %G' "$path.distrib"
 done < <(head -4 "$TF_TMP/before.interpreters")
-# An upgrade of dash leaves the new binary at /bin/dash.distrib, mode 0755;
-# the package's file trigger makes it root's only again.
+# A new dash at /bin/dash.distrib, mode 0755 (a stat override gone): the
+# package's file trigger makes it root's only again.
 chmod 0755 /bin/dash.distrib
-expect "a trigger on /bin/dash makes /bin/dash.distrib root's only again" 0 "700" "" \
-	-- sh -c 'dpkg-trigger --no-await /bin/dash && dpkg --triggers-only -a >/dev/null &&
+expect "a trigger on /bin/dash.distrib makes it root's only again" 0 "700" "" \
+	-- sh -c 'dpkg-trigger --no-await /bin/dash.distrib && dpkg --triggers-only -a >/dev/null &&
 		stat -c %a /bin/dash.distrib' 
+# dpkg itself unpacks an upgrade of a stock interpreter at the .distrib
+# name root's only (a stat override for each): Debian's lua5.4 .deb again,
+# its own version, unpacked with the triggers held back.
+want=$(for path in $interpreters; do echo "root root 700 $path"; done | sort)
+# shellcheck disable=SC2086
+expect "dpkg-statoverride --list: root's only, each packaged path (dpkg's key)" 0 "$want" "" \
+	-- sh -c 'for path; do dpkg-statoverride --list "$path"; done | sort' - $interpreters
+expect "apt-get download lua5.4, the installed version" 0 "" "" \
+	-- sh -c "cd $TF_TMP && apt-get download -qq -o APT::Sandbox::User=root \
+		lua5.4=\$(dpkg-query -W -f '\${Version}' lua5.4) >/dev/null"
+expect "dpkg --unpack lua5.4, no triggers: lua5.4.distrib is mode 0700 at once" 0 "700 root root" "" \
+	-- sh -c "dpkg --unpack --no-triggers $TF_TMP/lua5.4_*.deb >/dev/null &&
+		stat -c '%a %U %G' /usr/bin/lua5.4.distrib"
+expect "... /usr/bin/lua5.4 is still trusted-lua, mode 0755" 0 "755" "" \
+	-- sh -c 'cmp /usr/bin/lua5.4 /usr/bin/trusted-lua && stat -c %a /usr/bin/lua5.4'
+expect "... and the unpack activated the package's trigger (on the .distrib name)" 0 \
+	"install ok triggers-pending" "" \
+	-- dpkg-query -W -f '${Status}' trustedfor-divert-interpreters
+expect "dpkg --configure --pending, and the triggers" 0 "700" "" \
+	-- sh -c 'dpkg --configure --pending >/dev/null && dpkg --triggers-only -a >/dev/null &&
+		stat -c %a /usr/bin/lua5.4.distrib'
 for pair in python3.11:trusted-python lua5.4:trusted-lua dash:trusted-dash bash:trusted-bash; do
 	path=$(dpkg-divert --list "*/${pair%%:*}" | awk '{ print $3 }')
 	expect "$path is ${pair#*:}" 0 "" "" -- cmp "$path" "/usr/bin/${pair#*:}"
@@ -294,6 +316,7 @@ expect "the interpreters are Debian's again" 0 "" "" \
 expect "dpkg --purge ${pkgs[*]}" 0 "*" "*" -- dpkg --purge "${pkgs[@]}"
 snapshot after
 same "dpkg-divert --list as before" diversions
+same "dpkg-statoverride --list as before" statoverrides
 same "the interpreters as before: bytes, mode, owner, time" interpreters
 same "no file left, none missing, under /usr, /etc and dpkg's database" files
 same "the installed packages as before" packages

@@ -26,7 +26,7 @@
 #   TRUSTEDFOR_GUEST_DIR      work directory of the 6.1 kernel, outside the
 #                             repository (default /var/tmp/trustedfor-guest-6.1);
 #                             6.12 uses kernel/check.sh's TRUSTEDFOR_KERNEL_DIR
-#   TRUSTEDFOR_GUEST_TIMEOUT  seconds the guest may run (default 2400)
+#   TRUSTEDFOR_GUEST_TIMEOUT  seconds the guest may run (default 3600)
 #   TRUSTEDFOR_KERNEL_JOBS    parallel build jobs (default: nproc)
 #   TRUSTEDFOR_GUEST_SET      all (default) or ci: the set make check runs
 #   TRUSTEDFOR_GUEST_ONLY     while working on a test: run only the tests
@@ -41,7 +41,7 @@ kernel_lib=$here/lib.sh
 [ $# = 2 ] || { echo "usage: $0 6.1|6.12 BUILD" >&2; exit 2; }
 which=$1
 tf_build=$(cd "$2" 2>/dev/null && pwd) || { echo "$0: no build directory $2" >&2; exit 2; }
-guest_timeout=${TRUSTEDFOR_GUEST_TIMEOUT:-2400}
+guest_timeout=${TRUSTEDFOR_GUEST_TIMEOUT:-3600}
 jobs=${TRUSTEDFOR_KERNEL_JOBS:-$(nproc)}
 
 say() { echo "# guest $which: $*"; }

@@ -21,8 +21,9 @@ nor as skipped, and each kernel's summary line gives the count.
                          (kernel/userspace.sh: the tests left to the host)
   --only NAME            run only the Meson tests so named of the next --build
   --start LABEL COMMAND  start a command that prints TAP now, beside what
-                         follows (an hour's time limit); its output is read
-                         where "--wait LABEL" stands, in that section
+                         follows (80 minutes' time limit: a kernel build and a
+                         guest); its output is read where "--wait LABEL"
+                         stands, in that section
   --timeout-factor N     multiply every time limit by N (under emulation)
   --tap                  print one TAP stream of every case, labelled, for a
                          harness that reads it back (kernel/userspace.sh)
@@ -227,7 +228,7 @@ def main(argv):
             meson_tests(totals, argv[i + 1], exclude, only, factor)
             exclude, only = set(), set()
         elif argv[i] == "--start" and i + 2 < len(argv):
-            started[argv[i + 1]] = start_tap(argv[i + 2], timeout=3600 * factor)
+            started[argv[i + 1]] = start_tap(argv[i + 2], timeout=4800 * factor)
             i += 1
         elif argv[i] == "--wait" and argv[i + 1:i + 2] and argv[i + 1] in started:
             wait_tap(totals, argv[i + 1], started.pop(argv[i + 1]))

@@ -5,7 +5,8 @@
  * a byte that is not UTF-8 may be read as a C1 control by a terminal in an
  * 8-bit mode.  The bidirectional formatting characters (U+061C, U+200E,
  * U+200F, U+202A..U+202E, U+2066..U+2069) reorder what a terminal shows, so
- * that "evil.py" could be made to read as another name: replaced too.
+ * that "evil.py" could be made to read as another name, and the invisible
+ * ones (zero-width, line and paragraph separators): replaced too.
  * Everything else is passed as it is.
  */
 #include <stdio.h>
@@ -19,6 +20,14 @@ static int is_bidi_control(unsigned int cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Zero-width characters, which hide in a name ("evil<U+200B>.py" shows as
+ * "evil.py"), and the line and paragraph separators, which split a line. */
+static int is_invisible(unsigned int cp)
+{
+	return (cp >= 0x200b && cp <= 0x200d) || cp == 0x2028 || cp == 0x2029 || cp == 0x2060 ||
+	       cp == 0xfeff;
 }
 
 /* The length of a valid UTF-8 character at p that is not a control, or 0. */
@@ -44,7 +53,8 @@ static size_t utf8_char(const unsigned char *p)
 	}
 	/* Overlong forms, surrogates, beyond U+10FFFF, and the C1 controls. */
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0 || is_bidi_control(cp))
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0 || is_bidi_control(cp) ||
+	    is_invisible(cp))
 		return 0;
 	return n;
 }

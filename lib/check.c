@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -31,22 +32,22 @@ static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
 
 /*
  * The system call number of the patched kernel belongs to another call in
- * later mainline kernels, so the kernel must prove it is the patched one: the
- * sysctl file must be a real procfs file (a user namespace can mount a tmpfs
- * over /proc/sys/fs and plant one), and the kernel must not be a mainline
- * 6.14 or later, recognised by AT_EXECVE_CHECK (asked first: it is known,
- * and spares those kernels a lookup in /proc/sys at every start).
+ * later mainline kernels, so the kernel must prove it is the patched one: its
+ * sysctl must be procfs's own file, which no mount stands in for (a user can
+ * plant a file of their own there, or bind another procfs file that reads
+ * "0", in a mount namespace of their own), and the kernel must not be a
+ * mainline 6.14 or later, recognised by AT_EXECVE_CHECK (asked first: it is
+ * known, and spares those kernels a lookup in /proc/sys at every start).
  */
-static int patched_kernel(void)
+int tf_kernel_sysctl_present(void)
 {
 #ifdef TRUSTED_FOR_SYSCALL_NR
-	struct statfs sfs;
+	int fd = tf_proc_open(TRUSTED_FOR_KERNEL_POLICY_PATH + strlen("/proc/"));
 
-	/* statfs(), not open(): no file mode can hide the patched kernel
-	 * from a user's interpreter. */
-	return !kernel.execve_check &&
-	       statfs(TRUSTED_FOR_KERNEL_POLICY_PATH, &sfs) == 0 &&
-	       sfs.f_type == PROC_SUPER_MAGIC;
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
 #else
 	return 0;
 #endif
@@ -55,13 +56,17 @@ static int patched_kernel(void)
 /*
  * Linux before 6.14 has no AT_EXECVE_CHECK.  The buffer is poisoned: a
  * filter that answers uname() with 0 and fills nothing reads as "not
- * older", which fails closed.
+ * older", which fails closed.  So does the UNAME26 personality, which
+ * makes uname() say 2.6 on any kernel (setarch --uname-2.6).
  */
 static int kernel_older_than_6_14(void)
 {
 	struct utsname u;
 	unsigned int major, minor;
+	int persona = personality(0xffffffff);
 
+	if (persona < 0 || (persona & UNAME26))
+		return 0;
 	memset(&u, 0, sizeof(u));
 	if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
 		return 0;
@@ -101,7 +106,7 @@ static void probe_once(void)
 		kernel.execve_check = 1;
 		kernel.probe_error = error ? error : EPROTO;
 	}
-	kernel.patched = patched_kernel();
+	kernel.patched = !kernel.execve_check && tf_kernel_sysctl_present();
 }
 
 void tf_kernel_probe(struct tf_kernel *k)
@@ -121,7 +126,7 @@ void tf_kernel_override(const struct tf_kernel *k)
 int tf_kernel_policy(unsigned int *policy)
 {
 	char buf[16] = "";
-	int fd = open(TRUSTED_FOR_KERNEL_POLICY_PATH, O_RDONLY | O_CLOEXEC);
+	int fd = tf_proc_open(TRUSTED_FOR_KERNEL_POLICY_PATH + strlen("/proc/"));
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
 	if (fd >= 0)

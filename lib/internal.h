@@ -13,6 +13,7 @@
  *   filesystems.c      which filesystems hold code, by f_type
  *   mount_point.c      the mount point of a descriptor, for messages
  *   exec_permission.c  may the effective credentials execute the file
+ *   procfs.c           a file of procfs that no mount stands in for
  *   userns.c           this process's uid map
  *   check.c            the kernel probe and the check's three backends
  *   policy_file.c      the policy file: its syntax, owner and contents
@@ -71,6 +72,10 @@ int tf_fs_holds_code(long type);
 /* mount_point.c */
 int tf_mount_point(int fd, char *buf, size_t size);
 
+/* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
+ * the way) with errno. */
+int tf_proc_open(const char *path);
+
 /* userns.c: this process's uid map, read so that no mount can fake it. */
 #define TF_UID_MAP_MAX 340
 struct tf_uid_map {
@@ -87,13 +92,15 @@ void tf_uid_map_describe(const struct tf_uid_map *m, char *out, size_t size);
 
 /* check.c: the kernel probe, and the check through one backend. */
 struct tf_kernel {
-	int patched;	  /* /proc/sys/fs/trusted_for_policy exists */
+	int patched;	  /* /proc/sys/fs/trusted_for_policy exists, and no
+			     AT_EXECVE_CHECK (a mainline 6.14+ is not it) */
 	int execve_check; /* execveat() knows AT_EXECVE_CHECK, or may */
 	int probe_error;  /* why the probe could not tell, or 0 */
 };
 void tf_kernel_probe(struct tf_kernel *k);
 void tf_kernel_override(const struct tf_kernel *k);
 int tf_kernel_policy(unsigned int *policy);
+int tf_kernel_sysctl_present(void);
 /* The backend for a check policy; only the patched kernel's call applies its
  * own sysctl's policy (kernel_policy), never one given by a caller. */
 enum trusted_for_backend tf_backend_for(unsigned int policy, int kernel_policy);

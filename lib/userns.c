@@ -8,7 +8,8 @@
  * nested in another can map the user's uid to "0" of a parent that is not
  * the initial one.  Only a map that is the identity over every uid proves
  * that uids here are the initial namespace's uids: writing it needs every uid
- * of the parent mapped, which only a privileged process can arrange.
+ * of the parent mapped, which only a privileged process can arrange.  The
+ * map is read through procfs.c, so that no mount can stand in for it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,48 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-#include <linux/openat2.h>
 
 #include "internal.h"
 #include "missing.h"
-
-/*
- * /proc/self/uid_map, read so that a mount cannot stand in for it: /proc must
- * be a procfs, and "self/uid_map" is resolved without crossing a mount point,
- * so nothing mounted over /proc/PID or over the file itself is read.  A
- * procfs the user mounted themselves (in a PID namespace of their own) shows
- * their true map, or no "self" at all.
- */
-static int open_uid_map(void)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
-	};
-	struct statfs sfs;
-	int proc, fd, error;
-
-	proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-	if (proc < 0)
-		return -1;
-	/* Poisoned: a filter that fakes success without filling it fails. */
-	memset(&sfs, 0, sizeof(sfs));
-	if (fstatfs(proc, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
-		close(proc);
-		errno = EXDEV;
-		return -1;
-	}
-	/* Resolved inside that procfs mount only: nothing over it is read. */
-	fd = (int)syscall(SYS_openat2, proc, "self/uid_map", &how, sizeof(how));
-	error = errno;
-	close(proc);
-	errno = error;
-	return fd;
-}
 
 /* The map's extents; the kernel writes at most 340 of them. */
 int tf_uid_map_parse(const char *buf, struct tf_uid_map *m)
@@ -95,7 +58,7 @@ int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)
 	char buf[TF_UID_MAP_MAX * 40], text[128];
 	size_t len = 0;
 	ssize_t n;
-	int fd = open_uid_map(), error;
+	int fd = tf_proc_open("self/uid_map"), error;
 
 	if (fd < 0) {
 		snprintf(why, size, "cannot read /proc/self/uid_map: %s",

@@ -91,7 +91,7 @@ attack() {
 				-e "inject=fstatfs:poke_exit=@arg2=$POKE")
 		else
 			# The first fstatfs() is the library's own check that
-			# /proc is a procfs (lib/userns.c); the poke fakes
+			# /proc is a procfs (lib/procfs.c); the poke fakes
 			# the ones after it, the script's among them.
 			A=(strace -f -o /dev/null -e "inject=fstatfs:poke_exit=@arg2=$POKE:when=2+")
 		fi ;;

@@ -13,6 +13,8 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -159,10 +161,94 @@ static void planted_sysctl(void)
 	struct tf_kernel k;
 
 	fake_sysctl("3\n");
+	tap_is_int(tf_kernel_sysctl_present(), 0, "a trusted_for_policy file on a tmpfs is not proof");
 	install_filter(0);
 	tf_kernel_probe(&k);
-	tap_is_int(k.patched, 0, "a trusted_for_policy file on a tmpfs is not proof");
+	tap_is_int(k.patched, 0, "... nor taken for the patched kernel");
 	exercise_everything();
+}
+
+/*
+ * Another procfs file (one of the real sysctls) bound over the path, on the
+ * real one or on a planted one: still procfs, so only the way the path is
+ * resolved (no mount crossed) can tell.
+ */
+static void bound_procfs_sysctl(void)
+{
+	char saved[512];
+	unsigned int policy = 0;
+
+	snprintf(saved, sizeof(saved), "%s/exec/sysctl", dir);
+	write_file(saved, "", 0644);
+	if (mount("/proc/sys/fs/protected_regular", saved, NULL, MS_BIND, NULL) < 0)
+		tap_bail("bind /proc/sys/fs/protected_regular");
+	if (access(TRUSTED_FOR_KERNEL_POLICY_PATH, F_OK) < 0)
+		fake_sysctl("");
+	if (mount(saved, TRUSTED_FOR_KERNEL_POLICY_PATH, NULL, MS_BIND, NULL) < 0)
+		tap_bail("bind over " TRUSTED_FOR_KERNEL_POLICY_PATH);
+	tap_is_int(tf_kernel_sysctl_present(), 0,
+		   "a procfs file bound over trusted_for_policy is not proof");
+	tap_ok(tf_kernel_policy(&policy) == -1 && policy == 3,
+	       "... nor read as the policy: 3, the strictest");
+	install_filter(0);
+	exercise_everything();
+}
+
+/*
+ * A filter makes openat2() "succeed" with 0, which is the process's stdin:
+ * here another procfs file.  With fds 0..2 closed, as a daemon has them, a
+ * real open may return 0 and must still count.
+ */
+static void forged_stdin(void)
+{
+	struct sock_filter zero[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(zero) / sizeof(zero[0]), zero };
+	int real;
+
+	if (close(0) < 0 || close(1) < 0 || close(2) < 0)
+		_exit(3);
+	real = tf_proc_open("self/uid_map");
+	if (real < 0 || real > 2)
+		_exit(4); /* fds closed: a real open returns one of 0..2, and counts */
+	close(real);
+	if (open("/proc/sys/fs/protected_regular", O_RDONLY) != 0)
+		_exit(5);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		_exit(6);
+	errno = 0;
+	_exit(tf_proc_open("sys/fs/trusted_for_policy") == -1 && errno == EBADF ? 0 : 7);
+}
+
+/*
+ * setarch --uname-2.6 makes uname() say 2.6 on any kernel, and a filter
+ * answers the probe with EINVAL, as a kernel older than AT_EXECVE_CHECK
+ * would: the library must not fall back to the emulation on that word.
+ */
+static void uname26(void)
+{
+	struct sock_filter einval[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(einval) / sizeof(einval[0]), einval };
+	struct tf_kernel k;
+
+	if (personality(UNAME26) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		tap_bail("UNAME26 and a filter");
+	tf_kernel_probe(&k);
+	tap_is_int(k.probe_error, EINVAL, "under UNAME26, EINVAL from the probe leaves it open");
+	errno = 0;
+	tap_ok(trusted_for(fds[ALLOWED], TRUSTED_FOR_EXECUTION, 0) == -1 && errno == EINVAL,
+	       "... and the check fails closed");
 }
 
 static void killed_if_called(void)
@@ -187,8 +273,8 @@ static void patched_kernel(void)
 	trusted_for_get_config(&p);
 	tap_ok(p.patched_kernel && p.backend == TRUSTED_FOR_BACKEND_SYSCALL,
 	       "the patched kernel's call is the backend");
-	tap_ok(p.check_policy == 1 && p.check_policy_source == TRUSTED_FOR_SOURCE_KERNEL,
-	       "the policy is fs.trusted_for_policy's");
+	tap_ok(p.check_policy == 3 && p.check_policy_source == TRUSTED_FOR_SOURCE_KERNEL,
+	       "the kernel's policy, but a planted \"1\" is not read: 3, the strictest");
 	errno = 0;
 	tap_ok(trusted_for(fds[ALLOWED], TRUSTED_FOR_EXECUTION, 0) == 0,
 	       "the kernel's 0 is trusted");
@@ -239,6 +325,10 @@ int main(void)
 	else
 		in_child(real_patched_kernel, "the real system call answered", 0);
 	in_child(planted_sysctl, "with a planted sysctl file, the whole API never issues it", 0);
+	in_child(bound_procfs_sysctl, "with a procfs file bound there, the whole API never issues it",
+		 0);
+	in_child(uname26, "UNAME26 and a forged EINVAL", 0);
+	in_child(forged_stdin, "a forged openat2() of 0 is refused, a real one of 0 counts", 0);
 	in_child(patched_kernel, "the simulated patched kernel answered every call", 0);
 	return tap_done();
 }

@@ -42,7 +42,7 @@ static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
 int tf_kernel_sysctl_present(void)
 {
 #ifdef TRUSTED_FOR_SYSCALL_NR
-	int fd = tf_proc_open(TRUSTED_FOR_KERNEL_POLICY_PATH + strlen("/proc/"));
+	int fd = tf_proc_open(TRUSTED_FOR_KERNEL_POLICY_IN_PROC);
 
 	if (fd < 0)
 		return 0;
@@ -126,7 +126,7 @@ void tf_kernel_override(const struct tf_kernel *k)
 int tf_kernel_policy(unsigned int *policy)
 {
 	char buf[16] = "";
-	int fd = tf_proc_open(TRUSTED_FOR_KERNEL_POLICY_PATH + strlen("/proc/"));
+	int fd = tf_proc_open(TRUSTED_FOR_KERNEL_POLICY_IN_PROC);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
 	if (fd >= 0)

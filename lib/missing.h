@@ -46,7 +46,9 @@
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define TRUSTED_FOR_SYSCALL_NR 463
 #endif
-#define TRUSTED_FOR_KERNEL_POLICY_PATH "/proc/sys/fs/trusted_for_policy"
+/* Below /proc, as lib/procfs.c opens it, and whole, for messages and tests. */
+#define TRUSTED_FOR_KERNEL_POLICY_IN_PROC "sys/fs/trusted_for_policy"
+#define TRUSTED_FOR_KERNEL_POLICY_PATH "/proc/" TRUSTED_FOR_KERNEL_POLICY_IN_PROC
 
 /* Filesystems whose superblock the kernel marks SB_I_NOEXEC. */
 #ifndef PROC_SUPER_MAGIC

@@ -7,7 +7,19 @@ and calls it as an initialiser, (argc, argv, envp) of the process, when the
 object is loaded: with libpython's Py_BytesMain, the process's own argv run
 as a python command line.
 
-    data-only-object.py OUT LIBRARY SYMBOL
+    data-only-object.py OUT LIBRARY SYMBOL [initfirst | initfirst-hidden |
+                                            irelative=OFFSET]
+
+With "initfirst" the object is marked DF_1_INITFIRST (ld -z initfirst):
+the loader then calls its initialiser before every other one, the
+executable's DT_PREINIT_ARRAY included.  "initfirst-hidden" adds a
+relocation that overwrites the mark in memory once the loader has read it
+(with the object's address, whose low bits are clear), so that only the
+file still shows it.  With "irelative=OFFSET" it has
+no init array, and its one relocation is an R_X86_64_IRELATIVE: while it
+relocates the object, the loader calls the address OFFSET bytes from the
+object's start, wherever that is (another object's function), and stores
+what it returns.
 
 The object has no section headers: the loader needs only the program
 headers and the dynamic section.
@@ -21,12 +33,13 @@ PT_LOAD, PT_DYNAMIC, PT_GNU_STACK = 1, 2, 0x6474E551
 PF_W, PF_R = 2, 4
 DT = dict(NULL=0, NEEDED=1, HASH=4, STRTAB=5, SYMTAB=6, RELA=7, RELASZ=8,
           RELAENT=9, STRSZ=10, SYMENT=11, SONAME=14, INIT_ARRAY=25,
-          INIT_ARRAYSZ=27)
-R_X86_64_64 = 1
+          INIT_ARRAYSZ=27, FLAGS_1=0x6FFFFFFB)
+DF_1_INITFIRST = 0x20
+R_X86_64_64, R_X86_64_RELATIVE, R_X86_64_IRELATIVE = 1, 8, 37
 STB_GLOBAL, STT_FUNC = 1, 2
 
 
-def build(library, symbol, soname):
+def build(library, symbol, soname, initfirst=False, irelative=None, hidden=False):
     phnum = 3
     off = EHDR + phnum * PHDR
 
@@ -47,16 +60,25 @@ def build(library, symbol, soname):
     hash_off = symtab_off + len(symtab)
     hashtab = struct.pack("<5I", 1, 2, 0, 0, 0)
     rela_off = align(hash_off + len(hashtab))
-    init_off = rela_off + 24
-    rela = struct.pack("<QQq", init_off, 1 << 32 | R_X86_64_64, 0)
-    init = bytes(8)
-    dyn_off = init_off + len(init)
-    dyn = b"".join(struct.pack("<qQ", DT[k], v) for k, v in [
+    relasz = 48 if hidden else 24
+    init_off = rela_off + relasz
+    if irelative is None:
+        rela = struct.pack("<QQq", init_off, 1 << 32 | R_X86_64_64, 0)
+        init = [("INIT_ARRAY", init_off), ("INIT_ARRAYSZ", 8)]
+    else:
+        rela = struct.pack("<QQq", init_off, R_X86_64_IRELATIVE, irelative)
+        init = []
+    dyn_off = init_off + 8
+    entries = [
         ("NEEDED", names[library]), ("SONAME", names[soname]),
         ("HASH", hash_off), ("STRTAB", strtab_off), ("STRSZ", len(strtab)),
         ("SYMTAB", symtab_off), ("SYMENT", 24), ("RELA", rela_off),
-        ("RELASZ", 24), ("RELAENT", 24), ("INIT_ARRAY", init_off),
-        ("INIT_ARRAYSZ", 8), ("NULL", 0)])
+        ("RELASZ", relasz), ("RELAENT", 24)] + init + (
+        [("FLAGS_1", DF_1_INITFIRST)] if initfirst else []) + [("NULL", 0)]
+    if hidden:
+        flags_value = dyn_off + 16 * [k for k, v in entries].index("FLAGS_1") + 8
+        rela += struct.pack("<QQq", flags_value, R_X86_64_RELATIVE, 0)
+    dyn = b"".join(struct.pack("<qQ", DT[k], v) for k, v in entries)
     size = dyn_off + len(dyn)
 
     ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
@@ -71,17 +93,27 @@ def build(library, symbol, soname):
     image = bytearray(size)
     for at, part in [(0, ehdr), (EHDR, phdrs), (strtab_off, strtab),
                      (symtab_off, symtab), (hash_off, hashtab),
-                     (rela_off, rela), (init_off, init), (dyn_off, dyn)]:
+                     (rela_off, rela), (dyn_off, dyn)]:
         image[at:at + len(part)] = part
     return bytes(image)
 
 
 def main(argv):
-    if len(argv) != 4:
-        sys.exit("usage: data-only-object.py OUT LIBRARY SYMBOL")
-    out, library, symbol = argv[1:]
+    usage = ("usage: data-only-object.py OUT LIBRARY SYMBOL "
+             "[initfirst | initfirst-hidden | irelative=OFFSET]")
+    if len(argv) not in (4, 5):
+        sys.exit(usage)
+    out, library, symbol = argv[1:4]
+    option = argv[4] if len(argv) == 5 else ""
+    hidden = option == "initfirst-hidden"
+    initfirst, irelative = option == "initfirst" or hidden, None
+    if option.startswith("irelative="):
+        irelative = int(option[len("irelative="):], 0)
+    elif option and not initfirst:
+        sys.exit(usage)
     with open(out, "wb") as f:
-        f.write(build(library, symbol, out.rsplit("/", 1)[-1]))
+        f.write(build(library, symbol, out.rsplit("/", 1)[-1], initfirst, irelative,
+                      hidden))
 
 
 if __name__ == "__main__":

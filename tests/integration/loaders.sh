@@ -43,9 +43,35 @@ gen "$N/pwn.so" libpython3.11.so.1.0 Py_BytesMain &&
 	cp "$N/pwn.so" "$N/a.so" &&
 	cp "$N/pwn.so" "$N/liblua5.4.so.0" &&
 	gen "$N/exit.so" libc.so.6 _exit &&
-	cp "$N/exit.so" "$N/$pyext" || not_ok "build the data-only objects"
+	cp "$N/exit.so" "$N/$pyext" &&
+	gen "$N/first.so" libpython3.11.so.1.0 Py_BytesMain initfirst &&
+	gen "$N/first-exit.so" libc.so.6 _exit initfirst &&
+	gen "$N/hidden.so" libpython3.11.so.1.0 Py_BytesMain initfirst-hidden &&
+	gen "$N/hidden-exit.so" libc.so.6 _exit initfirst-hidden &&
+	mkdir "$N/first" && cp "$N/first.so" "$N/first/liblua5.4.so.0" ||
+	not_ok "build the data-only objects"
+# Where libc's abort() lies from a preloaded object, in trusted-lua: seen
+# from a harmless one (its initialiser is getpid()) on the exec mount.  Not
+# in a sanitizer build, whose runtime moves the objects of the process it
+# starts in.
+abort_so=
+ldd "$lua" | grep -q libasan || abort_so=$N/abort.so
+if [ -n "$abort_so" ]; then
+	gen "$X/probe.so" libc.so.6 getpid && chmod 0755 "$X/probe.so" &&
+		abort_offset=$(LD_PRELOAD="$X/probe.so" "$lua" -e \
+			'io.write(io.open("/proc/self/maps"):read("a"))' | awk -v probe="$X/probe.so" '
+			$6 == probe && !p { p = $1 }
+			$6 ~ /\/libc\.so\.6$/ && !l { l = $1; file = $6 }
+			END { sub(/-.*/, "", p); sub(/-.*/, "", l); print p, l, file }') &&
+		read -r probe_at libc_at libc_file <<<"$abort_offset" &&
+		abort_at=$(nm -D --defined-only "$libc_file" | awk '$3 ~ /^abort(@|$)/ { print $1; exit }') &&
+		[ -n "$abort_at" ] &&
+		gen "$abort_so" libc.so.6 getpid \
+			"irelative=$((0x$libc_at - 0x$probe_at + 0x$abort_at))" ||
+		not_ok "build the object whose relocation calls abort()"
+fi
 printf 'import os\nos.write(1, b"EVIL RAN\\n")\nos._exit(42)\n' >"$N/evil.py"
-chmod 0755 "$N"/*
+chmod 0755 "$N"/* "$N"/first/*
 printf 'require("pwn")\nprint("not reached")\n' >"$X/req.lua"
 printf 'print(package.loadlib(os.getenv("OBJ"), "*"))\n' >"$X/loadlib.lua"
 printf 'print("ok")\n' >"$X/ok.lua"
@@ -97,12 +123,55 @@ controls() {
 		$as env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
 	e "control: LD_LIBRARY_PATH replaces liblua" 42 "EVIL RAN" "$nover" \
 		$as env LD_LIBRARY_PATH="$N" "$lua" "$N/evil.py"
+	# An object marked to initialise first runs before any preinit array,
+	# so the launchers refuse it earlier, and whatever is enforced.
+	e "control: an object that initialises first runs in /bin/true" 42 "EVIL RAN" "" \
+		$as env LD_PRELOAD="$N/first.so" /bin/true "$N/evil.py"
+	e "control: so does one whose mark its relocation rewrote in memory" 42 "EVIL RAN" "" \
+		$as env LD_PRELOAD="$N/hidden.so" /bin/true "$N/evil.py"
+	initfirst_cases
+}
+
+# Refused in every launcher with nothing enforced, and with everything:
+# first.so, and hidden.so, whose relocation rewrites its mark in memory
+# after the loader read it (the launchers read the file as well).
+initfirst_cases() {
+	local as=as_$who
+	local why="$not: it asks to be initialised before the program's checks (DF_1_INITFIRST)"
+	local enf=() obj
+
+	[ "$enforced" = yes ] && enf=("${ENF[@]}")
+	for obj in first hidden; do
+		e "enforced $enforced: LD_PRELOAD of $obj.so (initialises first), into trusted-lua" \
+			126 "" "trusted-lua: $N/$obj.so: $why" \
+			$as "${enf[@]}" env LD_PRELOAD="$N/$obj.so" "$lua" "$N/evil.py"
+		e "enforced $enforced: $obj.so into inc" 126 "" "inc: $N/$obj.so: $why" \
+			$as "${enf[@]}" env LD_PRELOAD="$N/$obj.so" "$inc" "$N/evil.py"
+		for sh in $shells; do
+			e "enforced $enforced: $obj.so into trusted-$sh" 126 "" \
+				"trusted-$sh: $N/$obj.so: $why" \
+				$as "${enf[@]}" env LD_PRELOAD="$N/$obj.so" \
+				"$TF_BUILD/shells/trusted-$sh" "$N/evil.py"
+		done
+		e "enforced $enforced: $obj-exit.so into trusted-python" 126 "" \
+			"trusted-python: $N/$obj-exit.so: $why" \
+			$as "${enf[@]}" env LD_PRELOAD="$N/$obj-exit.so" "$py" "$X/ok.py"
+	done
+	e "enforced $enforced: first.so through ld.so --preload" 126 "" \
+		"${ldso##*/}: $N/first.so: $why" \
+		$as "${enf[@]}" "$ldso" --preload "$N/first.so" "$lua" "$N/evil.py"
+	e "enforced $enforced: first.so as liblua through LD_LIBRARY_PATH" 126 "" \
+		"$lua: $N/first/liblua5.4.so.0: no version information available (required by $lua)
+trusted-lua: $N/first/liblua5.4.so.0: $why" \
+		$as "${enf[@]}" env LD_LIBRARY_PATH="$N/first" "$lua" "$N/evil.py"
 }
 
 cases() {
 	local as=as_$who
 	local lua_no="trusted-lua: $N/pwn.so: $not: noexec mount"
 	local var="$not: a loader variable, refused under file enforcement"
+
+	initfirst_cases
 
 	# Lua: the C searcher, the all-in-one searcher, package.loadlib.
 	e "LUA_CPATH -lpwn" 126 "" "$lua_no" \
@@ -160,7 +229,14 @@ trusted-lua: LD_LIBRARY_PATH: $var" \
 	# initialisers before any code of the program (SECURITY.md).
 	e "known gap: LD_AUDIT runs before the launcher can refuse" 42 "EVIL RAN" "*" \
 		$as "${ENF[@]}" env LD_AUDIT="$N/pwn.so" "$lua" "$N/evil.py"
-	# The prototype of what would close it (bench/loaders/ld-shim.c, in
+	# Nor can anything come before the loader's relocation of a preloaded
+	# object: an IRELATIVE relocation is a call to an address the object
+	# chooses, here libc's abort(): the status is SIGABRT's (128 + 6), the
+	# only line on stderr the shell's word for it.
+	[ -z "$abort_so" ] ||
+		e "known gap: a preloaded object's relocation calls abort() first" 134 "" "*" \
+			$as "${ENF[@]}" env LD_PRELOAD="$abort_so" "$lua" "$X/ok.lua"
+	# The prototype of what would close LD_AUDIT (bench/loaders/ld-shim.c, in
 	# PT_INTERP): the audit object never reaches the loader.  Not built in
 	# a sanitizer build, whose runtime cannot follow a freestanding start.
 	if [ -x "$shim_lua" ]; then
@@ -191,9 +267,11 @@ for p in 1 3; do
 	fi
 	for who in root nobody; do
 		set_policy_file "policy = $p" || not_ok "policy file"
+		enforced=no
 		controls
 		set_policy_file "policy = $p
 enforce = file,interactive" || not_ok "policy file"
+		enforced=yes
 		cases
 	done
 done

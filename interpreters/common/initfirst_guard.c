@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Objects that ask to be initialised first, refused before they are.
+ *
+ * The loader calls the initialiser of an object marked DF_1_INITFIRST
+ * (ld -z initfirst) before anything else it calls once every object is
+ * mapped and relocated, the executable's DT_PREINIT_ARRAY included: an
+ * LD_PRELOAD object so marked, data-only and from a noexec mount, runs
+ * its init array (libpython's Py_BytesMain, say) before loader_guard.c
+ * can judge it.  So it is judged earlier, in the resolver of one of the
+ * launcher's indirect functions: the loader calls it while it relocates
+ * the executable, which it does after every other object and before any
+ * initialiser.  No library of Debian's is so marked (glibc's libpthread
+ * was, before 2.34), so the refusal does not wait for enforcement: an
+ * object that would run before any check never runs in a launcher.
+ *
+ * That early, libc is not initialised and a sanitizer's runtime has not
+ * started: this file calls no function, is not instrumented, and makes
+ * its own system calls.  It cannot log: the refusal is the one line on
+ * stderr and status 126.
+ *
+ * The objects come from the loader's list (found through the executable's
+ * DT_DEBUG, which the loader fills before it maps the dependencies), and
+ * each one's flags from its dynamic section both as mapped and in its
+ * file: the loader read the flags as it mapped the object, and the
+ * object's own relocations, which come before this, may have rewritten
+ * the copy in memory since.  What relocations can do to the loader's own
+ * memory is beyond any check of the program's (SECURITY.md).
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+#define EARLY __attribute__((no_sanitize("address", "undefined"), no_stack_protector, \
+			     optimize("no-tree-loop-distribute-patterns")))
+
+extern ElfW(Dyn) _DYNAMIC[];
+
+EARLY static long early_syscall(long nr, long a, long b, long c, long d)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = d;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	return x0;
+#else
+#error "initfirst_guard.c: no system call stub for this architecture"
+#endif
+}
+
+EARLY static void say(const char *s, long n)
+{
+	early_syscall(SYS_write, 2, (long)s, n, 0);
+}
+
+/* The name as the loader has it, a byte it cannot show as '?'. */
+EARLY static void say_printable(const char *s)
+{
+	while (*s) {
+		long n = 0;
+
+		while (s[n] >= 0x20 && s[n] < 0x7f)
+			n++;
+		if (n)
+			say(s, n);
+		s += n;
+		if (*s) {
+			say("?", 1);
+			s++;
+		}
+	}
+}
+
+static char cmdline[256];
+
+EARLY static const char *last_component(const char *path)
+{
+	const char *name = path;
+	long i;
+
+	for (i = 0; path[i]; i++)
+		if (path[i] == '/' && path[i + 1])
+			name = path + i + 1;
+	return name;
+}
+
+/*
+ * The last component of the command's first word: the launcher's argv[0],
+ * or the loader's when it was run as a program (ld.so --preload X ...).
+ */
+EARLY static const char *program_name(void)
+{
+	const char *name = "trusted-launcher";
+	long fd, n;
+
+	fd = early_syscall(SYS_openat, AT_FDCWD, (long)"/proc/self/cmdline",
+			   O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return name;
+	n = early_syscall(SYS_read, fd, (long)cmdline, sizeof(cmdline) - 1, 0);
+	early_syscall(SYS_close, fd, 0, 0, 0);
+	if (n <= 0 || !cmdline[0])
+		return name;
+	cmdline[n] = '\0';
+	return last_component(cmdline);
+}
+
+EARLY static _Noreturn void refuse(const char *object, const char *why)
+{
+	say_printable(program_name());
+	say(": ", 2);
+	say_printable(object);
+	say(": not trusted for execution: ", 29);
+	say_printable(why);
+	say("\n", 1);
+	for (;;)
+		early_syscall(SYS_exit_group, 126, 0, 0, 0);
+}
+
+EARLY static int initialises_first(const ElfW(Dyn) *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && d[i].d_tag != DT_NULL; i++)
+		if (d[i].d_tag == DT_FLAGS_1 && (d[i].d_un.d_val & DF_1_INITFIRST))
+			return 1;
+	return 0;
+}
+
+EARLY static int has_slash(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '/')
+			return 1;
+	return 0;
+}
+
+EARLY static int starts_with(const char *s, const char *prefix)
+{
+	for (; *prefix; s++, prefix++)
+		if (*s != *prefix)
+			return 0;
+	return 1;
+}
+
+/*
+ * Where the loader finds the system's libraries, root's directories: a
+ * library there is read as mapped (a user cannot have written it), so a
+ * launcher's start reads no file.  A name with "/." in it (a "..") may
+ * lead anywhere and is read from its file like any other.
+ */
+EARLY static int in_system_directory(const char *path)
+{
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
+	size_t i;
+
+	for (i = 0; path[i]; i++)
+		if (path[i] == '/' && path[i + 1] == '.')
+			return 0;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (starts_with(path, dirs[i]))
+			return 1;
+	return 0;
+}
+
+EARLY static int read_at(long fd, void *buf, size_t size, off_t at)
+{
+	return early_syscall(SYS_pread64, fd, (long)buf, (long)size, (long)at) == (long)size ? 0 : -1;
+}
+
+/*
+ * DT_FLAGS_1 in the file the loader mapped, as far as its name says:
+ * 1 marked, 0 not, -1 not an ELF file that can be read (refused).
+ */
+EARLY static int file_initialises_first(const char *path)
+{
+	static ElfW(Dyn) dyn[64];
+	ElfW(Ehdr) eh;
+	ElfW(Phdr) ph;
+	long fd;
+	int i, found = 0, bad = 0;
+
+	fd = early_syscall(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (read_at(fd, &eh, sizeof(eh), 0) < 0 || eh.e_ident[EI_MAG0] != ELFMAG0 ||
+	    eh.e_ident[EI_MAG1] != ELFMAG1 || eh.e_ident[EI_MAG2] != ELFMAG2 ||
+	    eh.e_ident[EI_MAG3] != ELFMAG3 || eh.e_phentsize != sizeof(ph))
+		bad = 1;
+	for (i = 0; !bad && !found && i < eh.e_phnum; i++) {
+		off_t at;
+		size_t left;
+
+		if (read_at(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) < 0) {
+			bad = 1;
+			break;
+		}
+		if (ph.p_type != PT_DYNAMIC)
+			continue;
+		for (at = (off_t)ph.p_offset, left = ph.p_filesz / sizeof(dyn[0]); left && !found;) {
+			size_t n = left < 64 ? left : 64;
+
+			if (read_at(fd, dyn, n * sizeof(dyn[0]), at) < 0) {
+				bad = 1;
+				break;
+			}
+			found = initialises_first(dyn, n);
+			left -= n;
+			at += (off_t)(n * sizeof(dyn[0]));
+		}
+	}
+	early_syscall(SYS_close, fd, 0, 0, 0);
+	return bad ? -1 : found;
+}
+
+EARLY static void judge_objects(void)
+{
+	const struct r_debug *r = NULL;
+	const ElfW(Dyn) *d;
+	const struct link_map *l;
+
+	for (d = _DYNAMIC; d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_DEBUG)
+			r = (const struct r_debug *)d->d_un.d_ptr;
+	/* No list (another loader, or this one changed): nothing is known. */
+	if (!r || !r->r_map)
+		refuse("(the loader's list of objects)",
+		       "not found, so an object that initialises first cannot be ruled out");
+	for (l = r->r_map; l; l = l->l_next) {
+		const char *name = l->l_name && l->l_name[0] ? l->l_name : "(an object)";
+		int in_file;
+
+		if (initialises_first(l->l_ld, (size_t)-1))
+			refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
+		in_file = has_slash(l->l_name);
+		/* The program and the vDSO have no path: the kernel mapped them. */
+		if (!in_file || in_system_directory(l->l_name))
+			continue;
+		in_file = file_initialises_first(l->l_name);
+		if (in_file < 0)
+			refuse(name, "cannot be read again to see whether it initialises first");
+		if (in_file)
+			refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
+	}
+}
+
+EARLY static void nothing(void)
+{
+}
+
+EARLY static void (*resolve_anchor(void))(void)
+{
+	judge_objects();
+	return nothing;
+}
+
+/* Never called: its address, taken below, makes the loader resolve it. */
+static void initfirst_anchor(void) __attribute__((ifunc("resolve_anchor")));
+__attribute__((used)) static void (*volatile const anchor)(void) = initfirst_anchor;

@@ -56,13 +56,14 @@ enum trusted_for_reason {
 	TRUSTED_FOR_BAD_DESCRIPTOR,	/* EBADF */
 	TRUSTED_FOR_INTERACTIVE,	/* code that is not a checked file */
 	TRUSTED_FOR_ERROR,		/* the check itself failed: a denial */
+	TRUSTED_FOR_FOREIGN_MOUNT,	/* a mount of another mount namespace */
 };
 /*
  * The highest value this header knows.  Enumerations grow at the end: a
  * newer library may answer a value above it, which is a reason for "not
  * trusted" all the same (trusted_for_reason_string() names it).
  */
-#define TRUSTED_FOR_REASON_MAX TRUSTED_FOR_ERROR
+#define TRUSTED_FOR_REASON_MAX TRUSTED_FOR_FOREIGN_MOUNT
 
 /* Which mechanism answered a check (0 is none). */
 enum trusted_for_backend {

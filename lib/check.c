@@ -269,6 +269,14 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 				 (unsigned long)(unsigned int)sfs.f_type);
 		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
 	}
+	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && !is_memfd(&st, &sfs)) {
+		int where = tf_mount_namespace_of(fd);
+
+		if (where < 0)
+			return deny(v, TRUSTED_FOR_ERROR, errno);
+		if (where == TF_MOUNT_NAMESPACE_OTHER)
+			return deny(v, TRUSTED_FOR_FOREIGN_MOUNT, EACCES);
+	}
 	/*
 	 * A memfd's mount is the kernel's own, which every user writes to:
 	 * the mount check cannot vouch for it, so a memfd is judged by its
@@ -329,6 +337,17 @@ static int confirm_allowed(int fd, unsigned int policy)
 	     ((sfs.f_flags & ST_NOEXEC) || tf_kernel_internal_fs(sfs.f_type)))) {
 		errno = EACCES;
 		return -1;
+	}
+	/* The kernel accepts another namespace's exec mount; this does not. */
+	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && !is_memfd(&st, &sfs)) {
+		int where = tf_mount_namespace_of(fd);
+
+		if (where < 0)
+			return -1;
+		if (where == TF_MOUNT_NAMESPACE_OTHER) {
+			errno = EACCES;
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -412,7 +431,8 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 		memcpy(v->message + n, trusted, sizeof(trusted));
 		return;
 	}
-	if (v->reason == TRUSTED_FOR_NOEXEC_MOUNT && !v->detail[0] &&
+	if ((v->reason == TRUSTED_FOR_NOEXEC_MOUNT || v->reason == TRUSTED_FOR_FOREIGN_MOUNT) &&
+	    !v->detail[0] &&
 	    tf_mount_point(fd, mnt, sizeof(mnt)) == 0)
 		tf_printable(v->detail, sizeof(v->detail), mnt);
 	if (v->reason == TRUSTED_FOR_ERROR && !v->detail[0])

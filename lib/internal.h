@@ -12,6 +12,7 @@
  *   ../shared/printable.c  what reaches a terminal or a log line
  *   filesystems.c      which filesystems hold code, by f_type
  *   mount_point.c      the mount point of a descriptor, for messages
+ *   mount_namespace.c  is a descriptor's mount one of this process's
  *   exec_permission.c  may the effective credentials execute the file
  *   procfs.c           a file of procfs that no mount stands in for
  *   userns.c           this process's uid map
@@ -71,6 +72,17 @@ int tf_fs_holds_code(long type);
 
 /* mount_point.c */
 int tf_mount_point(int fd, char *buf, size_t size);
+
+/*
+ * mount_namespace.c: where the mount of fd is, or -1 with errno when the
+ * kernel could not say.
+ */
+enum {
+	TF_MOUNT_NAMESPACE_OWN,
+	TF_MOUNT_NAMESPACE_OTHER,
+	TF_MOUNT_NAMESPACE_UNKNOWN, /* before Linux 6.8 */
+};
+int tf_mount_namespace_of(int fd);
 
 /* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
  * the way) with errno. */

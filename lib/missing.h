@@ -33,6 +33,16 @@
 #define PR_SET_SECUREBITS 28
 #endif
 
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x00004000U /* Linux 6.8 */
+#endif
+#ifndef SYS_statmount
+#define SYS_statmount 457 /* Linux 6.8, the same number on every arch */
+#endif
+#ifndef STATMOUNT_MNT_BASIC
+#define STATMOUNT_MNT_BASIC 0x00000002U
+#endif
+
 #ifndef SYS_faccessat2
 #define SYS_faccessat2 439 /* Linux 5.8, the same number on every arch */
 #endif

@@ -15,6 +15,7 @@ TF_EXPORT const char *trusted_for_reason_string(enum trusted_for_reason reason)
 	case TRUSTED_FOR_BAD_DESCRIPTOR: return "bad file descriptor";
 	case TRUSTED_FOR_INTERACTIVE: return "interactive code";
 	case TRUSTED_FOR_ERROR: return "check failed";
+	case TRUSTED_FOR_FOREIGN_MOUNT: return "mount of another mount namespace";
 	}
 	return "unknown reason";
 }

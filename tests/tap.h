@@ -109,6 +109,7 @@ static inline void tap_na(const char *what, const char *why)
  *   "exec-securebits"      SECBIT_EXEC_RESTRICT_FILE/DENY_INTERACTIVE, 6.14
  *   "trusted-for-syscall"  the patched kernel's trusted_for() (kernel/)
  *   "landlock"             Landlock, enabled at boot
+ *   "mount-id-unique"      statx(STATX_MNT_ID_UNIQUE) and statmount(), 6.8
  * An unknown feature is a bug in the test: it aborts.
  */
 static inline const char *tap_kernel_lacks(const char *feature)
@@ -150,6 +151,14 @@ static inline const char *tap_kernel_lacks(const char *feature)
 		return syscall(SYS_landlock_create_ruleset, NULL, 0,
 			       LANDLOCK_CREATE_RULESET_VERSION) >= 1
 			? NULL : "no Landlock (landlock_create_ruleset failed)";
+	}
+	if (!strcmp(feature, "mount-id-unique")) {
+		struct statx stx;
+
+		memset(&stx, 0, sizeof(stx));
+		return statx(AT_FDCWD, "/", 0, STATX_MNT_ID_UNIQUE, &stx) == 0 &&
+		       (stx.stx_mask & STATX_MNT_ID_UNIQUE)
+			? NULL : "no unique mount ids (statx: no STATX_MNT_ID_UNIQUE)";
 	}
 	printf("Bail out! unknown kernel feature '%s'\n", feature);
 	exit(2);

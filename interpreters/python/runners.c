@@ -47,7 +47,7 @@ enum {
 	READS_CODE = 4, /* reads code files with its own open() */
 };
 
-/* Paths under the standard library directory (sys._stdlib_dir). */
+/* Paths under the standard library directory. */
 static const struct row {
 	const wchar_t *path;
 	const char *module; /* names the refusal */
@@ -252,6 +252,46 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 	return 0;
 }
 
+/*
+ * Names in angle brackets ("<string>", "<stdin>", "<doctest x[0]>") are
+ * CPython's for code that is no file, but a file may have such a name
+ * too, and a runner reads it like any other ("-m cProfile '<evil>'").
+ * Such a name is a file's when it has a "/" or no closing bracket, when a
+ * file by that name exists, or when the program opened it (the "open"
+ * event): a file removed between the runner's read and its compile() is
+ * still one, and, gone, fails the rule.
+ */
+static PyObject *opened_bracket_names;
+
+static void on_open(PyObject *args)
+{
+	PyObject *path;
+
+	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
+		return;
+	path = PyTuple_GET_ITEM(args, 0);
+	if (!PyUnicode_Check(path) || PyUnicode_GET_LENGTH(path) == 0 ||
+	    PyUnicode_READ_CHAR(path, 0) != '<')
+		return;
+	if (!opened_bracket_names && !(opened_bracket_names = PySet_New(NULL))) {
+		PyErr_Clear();
+		return;
+	}
+	if (PySet_Add(opened_bracket_names, path) < 0)
+		PyErr_Clear();
+}
+
+static int names_a_file(PyObject *filename, const char *name)
+{
+	size_t n = strlen(name);
+	struct stat st;
+
+	if (strchr(name, '/') || name[n - 1] != '>' || lstat(name, &st) == 0 ||
+	    errno != ENOENT)
+		return 1;
+	return opened_bracket_names && PySet_Contains(opened_bracket_names, filename) == 1;
+}
+
 static int on_compile(PyObject *args)
 {
 	PyObject *source, *filename, *fspath;
@@ -273,7 +313,7 @@ static int on_compile(PyObject *args)
 
 		if (!name) {
 			PyErr_Clear();
-		} else if (name[0] == '<') {
+		} else if (name[0] == '<' && !names_a_file(filename, name)) {
 			/* The prompts of pdb, code and codeop read stdin. */
 			if (strcmp(name, "<stdin>") == 0 || strcmp(name, "<console>") == 0 ||
 			    strcmp(name, "<input>") == 0)
@@ -291,52 +331,90 @@ static int on_compile(PyObject *args)
 	return ret;
 }
 
-/* The row whose file is path (a code object's co_filename), or NULL. */
+/*
+ * The rows' files, by device and inode: in the standard library this
+ * launcher was built for and in sys._stdlib_dir (PYTHONHOME may move it),
+ * so that no other name of the same file (a symbolic link, /lib for
+ * /usr/lib, "//", /proc/self/root/...) and no PYTHONHOME without it hides
+ * one.  Read once, when the first module runs.
+ */
+#define ROWS (sizeof(rows) / sizeof(rows[0]))
+
+static struct identity {
+	dev_t dev;
+	ino_t ino;
+	int known;
+} identities[2][ROWS];
+
+static void learn_identities(void)
+{
+	static int learnt;
+	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
+	char *dirs[2] = { NULL, NULL };
+	struct stat st;
+	char path[4096];
+
+	if (learnt)
+		return;
+	learnt = 1;
+	dirs[0] = PyMem_RawMalloc(sizeof(TRUSTED_PYTHON_STDLIB));
+	if (dirs[0])
+		memcpy(dirs[0], TRUSTED_PYTHON_STDLIB, sizeof(TRUSTED_PYTHON_STDLIB));
+	if (config->stdlib_dir)
+		dirs[1] = Py_EncodeLocale(config->stdlib_dir, NULL);
+	for (size_t d = 0; d < 2; d++)
+		for (size_t i = 0; dirs[d] && i < ROWS; i++) {
+			snprintf(path, sizeof(path), "%s/%ls", dirs[d], rows[i].path);
+			if (stat(path, &st) == 0) {
+				identities[d][i].dev = st.st_dev;
+				identities[d][i].ino = st.st_ino;
+				identities[d][i].known = 1;
+			}
+		}
+	PyMem_RawFree(dirs[0]);
+	PyMem_Free(dirs[1]);
+}
+
+static const struct row *row_for_stat(const struct stat *st)
+{
+	learn_identities();
+	for (size_t d = 0; d < 2; d++)
+		for (size_t i = 0; i < ROWS; i++)
+			if (identities[d][i].known && identities[d][i].dev == st->st_dev &&
+			    identities[d][i].ino == st->st_ino)
+				return &rows[i];
+	return NULL;
+}
+
+/*
+ * The row whose file is path (a code object's co_filename), or NULL.  The
+ * name is looked up again: a name switched to another file between the
+ * import and this is a race that SECURITY.md lists.
+ */
 static const struct row *row_for_name(PyObject *path)
 {
-	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
-	const wchar_t *dir = config->stdlib_dir;
-	wchar_t buf[1024];
-	Py_ssize_t n;
-	size_t dlen;
+	PyObject *bytes = NULL;
+	struct stat st;
+	int found;
 
-	if (!dir || !PyUnicode_Check(path))
+	if (!PyUnicode_Check(path) || PyUnicode_GET_LENGTH(path) == 0 ||
+	    PyUnicode_READ_CHAR(path, 0) == '<')
 		return NULL;
-	n = PyUnicode_AsWideChar(path, buf, sizeof(buf) / sizeof(buf[0]) - 1);
-	if (n < 0) {
+	if (!PyUnicode_FSConverter(path, &bytes)) {
 		PyErr_Clear();
 		return NULL;
 	}
-	buf[n] = L'\0';
-	dlen = wcslen(dir);
-	if (wcsncmp(buf, dir, dlen) != 0 || buf[dlen] != L'/')
-		return NULL;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		if (wcscmp(buf + dlen + 1, rows[i].path) == 0)
-			return &rows[i];
-	return NULL;
+	found = stat(PyBytes_AS_STRING(bytes), &st) == 0;
+	Py_DECREF(bytes);
+	return found ? row_for_stat(&st) : NULL;
 }
 
 /* The row whose file is the one behind fd, or NULL. */
 static const struct row *row_for_fd(int fd)
 {
-	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
-	char *dir = config->stdlib_dir ? Py_EncodeLocale(config->stdlib_dir, NULL) : NULL;
-	const struct row *found = NULL;
-	struct stat st, rst;
-	char path[4096];
+	struct stat st;
 
-	if (!dir)
-		return NULL;
-	if (fstat(fd, &st) == 0)
-		for (size_t i = 0; !found && i < sizeof(rows) / sizeof(rows[0]); i++) {
-			snprintf(path, sizeof(path), "%s/%ls", dir, rows[i].path);
-			if (stat(path, &rst) == 0 && rst.st_dev == st.st_dev &&
-			    rst.st_ino == st.st_ino)
-				found = &rows[i];
-		}
-	PyMem_Free(dir);
-	return found;
+	return fstat(fd, &st) == 0 ? row_for_stat(&st) : NULL;
 }
 
 /* open() for modules that read code files with it: a checked descriptor. */
@@ -527,6 +605,10 @@ int runner_audit(const char *event, PyObject *args)
 	case 'e':
 		if (strcmp(event, "exec") == 0)
 			return on_exec(args);
+		break;
+	case 'o':
+		if (strcmp(event, "open") == 0)
+			on_open(args);
 		break;
 	case 'b':
 		/* A debugger's prompt: the hook is pdb's unless PYTHONBREAKPOINT

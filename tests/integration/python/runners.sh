@@ -99,6 +99,17 @@ put "$X/stdin-code" 'print("stdin ran")'
 # Lua's debug.debug(), the same kind of prompt, from a trusted script.
 put "$X/debugger.lua" 'debug.debug()
 print("after debug.debug")'
+# Other names of timeit.py: a symbolic link the attacker owns, and a
+# PYTHONHOME whose standard library is links to Debian's, all but timeit's.
+ln -s /usr/lib/python3.11/timeit.py "$N/tt.py"
+mkdir -p "$N/home-without-timeit/lib/python3.11"
+for f in /usr/lib/python3.11/*; do
+	[ "${f##*/}" = timeit.py ] || ln -s "$f" "$N/home-without-timeit/lib/python3.11/"
+done
+# Files named as CPython names code that is no file.
+mkdir -p "$N/brackets/<d>"
+put "$N/brackets/<x>" 'print("evil ran")'
+put "$N/brackets/<d>/x.py" 'print("evil ran")'
 # Files the attacker owns, as they would.
 chown -R 65534:65534 "$N"
 
@@ -231,6 +242,27 @@ cases() {
 	refused "$w timeit.py run by a loader as __main__" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-module.py" /usr/lib/python3.11/timeit.py \
 		-s "$(cat "$N/x.py")" pass
+	# timeit is known by its file, not by the name it was reached by.
+	refused "$w -m timeit through PYTHONPATH=/lib/python3.11 (/lib is /usr/lib)" \
+		"trusted-python: timeit: interactive code refused" \
+		as_user "$user" env PYTHONPATH=/lib/python3.11 "${SESSION[@]}" "$PY" -m timeit \
+		-s "$(cat "$N/x.py")" pass
+	refused "$w -m tt, N/tt.py a link to timeit.py" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" env PYTHONPATH="$N" "${SESSION[@]}" "$PY" -m tt -s "$(cat "$N/x.py")" pass
+	refused "$w timeit.py as the script, PYTHONHOME's library without it" \
+		"trusted-python: timeit: interactive code refused" \
+		as_user "$user" env PYTHONHOME="$N/home-without-timeit" "${SESSION[@]}" "$PY" \
+		/usr/lib/python3.11/timeit.py -s "$(cat "$N/x.py")" pass
+	refused "$w -m doctest through PYTHONPATH=/lib/python3.11" "trusted-python: $N/x.txt: $NOT: $m" \
+		as_user "$user" env PYTHONPATH=/lib/python3.11 "${SESSION[@]}" "$PY" -m doctest "$N/x.txt"
+	# A file named like code that is no file ("<string>") is a file.
+	refused "$w -m cProfile '<x>'" "trusted-python: <x>: $NOT: $m" \
+		in_dir "$N/brackets" as_user "$user" "${SESSION[@]}" "$PY" -m cProfile '<x>'
+	refused "$w -m cProfile '<d>/x.py'" "trusted-python: <d>/x.py: $NOT: $m" \
+		in_dir "$N/brackets" as_user "$user" "${SESSION[@]}" "$PY" -m cProfile '<d>/x.py'
+	refused "$w exec(compile(open(f).read(), f)) with f = '<x>'" \
+		"trusted-python: <x>: $NOT: $m" \
+		in_dir "$N/brackets" as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-compile.py" '<x>'
 	# PYTHONSTARTUP: read once, from the checked descriptor.
 	refused "$w PYTHONSTARTUP=N/n-startup.pyc -q -i < trusted file" \
 		"trusted-python: $N/n-startup.pyc: $NOT: $m" \

@@ -25,6 +25,10 @@ if kernel_lacks mount-id-unique; then
 	not_applicable "$(basename "$0")" "$na_why"
 	done_testing
 fi
+if ! as_nobody unshare -Ur true 2>/dev/null; then
+	not_applicable "$(basename "$0")" "no unprivileged user namespaces here"
+	done_testing
+fi
 if in_user_namespace; then
 	# The test's own user namespace: its helper could not make another
 	# mount namespace that the session does not see the same way.
@@ -90,8 +94,14 @@ os.execv(sys.argv[2], [a.replace("FD", str(fds[0])) for a in sys.argv[2:]])
 as_nobody unshare -Urm sh -c 'mount -t tmpfs -o mode=0755 helper "$1/mp" &&
 	cp "$1/evil.lua" "$1/evil.py" "$1/mp/" && exec /usr/bin/python3.11 -c "$2" "$3" "$1/mp" "$4" "$5"' \
 	_ "$N" "$helper" "$N/sock" "$TF_TMP/ready" "$TF_TMP/done" &
-read -r pid <"$TF_TMP/ready"
-exec 9>"$TF_TMP/done"
+# Opened both ways, the FIFO does not wait for a writer: a helper that
+# failed before it wrote is a failed case, not a hang.
+exec 8<>"$TF_TMP/ready"
+if ! read -r -t 120 pid <&8; then
+	not_ok "the helper outside the session starts"
+	done_testing
+fi
+exec 9<>"$TF_TMP/done"
 root=/proc/$pid/root$N/mp
 
 # e WHAT STATUS STDOUT STDERR COMMAND...

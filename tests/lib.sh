@@ -128,6 +128,13 @@ expected_backend() {
 	fi
 }
 
+# in_dir DIR COMMAND...: COMMAND with DIR as its working directory.
+in_dir() {
+	local dir=$1
+	shift
+	(cd "$dir" && "$@")
+}
+
 # with_stdin FILE COMMAND...: COMMAND reading FILE on its standard input.
 with_stdin() {
 	local file=$1

@@ -366,6 +366,78 @@ $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
 	fi
 }
 
+# --- input replaced, loadable builtins, typed code ----------------------------------
+# A trusted script read from standard input that reattaches it (exec <FILE,
+# the installers' exec </dev/tty): the next commands come from FILE, judged
+# as standard input is.  bash's enable -f of a data-only object (its
+# initialiser is _exit(argc): status 3 when it runs), from a noexec mount.
+# read -e's readline commands that run what was typed, on a terminal.
+run_review_cases() {
+	local user=$1 pol=$2 p="trusted-$sh" w="trusted-$sh as $user, policy $pol"
+	local installer other
+	installer=$(trusted_script installer.sh "echo start
+exec <$noexec_dir/next-commands")
+	other=$(trusted_script installer-other.sh "echo start
+exec <$exec_dir/next-trusted")
+	printf 'echo ran\n' >"$noexec_dir/next-commands"
+	printf 'echo ran trusted\n' >"$exec_dir/next-trusted"
+	chmod 0755 "$noexec_dir/next-commands" "$exec_dir/next-trusted"
+	policy "$pol" none
+	expect "$w: control: exec <N/file in a script on stdin runs the file" 0 $'start\nran' "" -- \
+		with_stdin "$installer" as_user "$user" "$shell" -s
+	policy "$pol" interactive
+	expect "$w: exec <N/file in a script on stdin" 126 start \
+		"$p: <stdin>: interactive code refused: noexec mount: $noexec_dir" -- \
+		with_stdin "$installer" as_user "$user" "$shell" -s
+	expect "$w: exec <trusted file in a script on stdin runs it" 0 $'start\nran trusted' "" -- \
+		with_stdin "$other" as_user "$user" "$shell" -s
+	expect "$w: exec </dev/null in a script on stdin ends it" 0 start "" -- \
+		with_stdin "$(trusted_script installer-null.sh $'echo start\nexec </dev/null')" \
+		as_user "$user" "$shell" -s
+	[ "$sh" = bash ] || return 0
+	local loader
+	loader=$(trusted_script loader.sh 'enable -f "$1" realpath; echo "enable: $?"')
+	policy "$pol" none
+	expect "$w: control: enable -f N/realpath runs the object" 3 "" "" -- \
+		as_user "$user" "$shell" "$loader" "$noexec_dir/realpath"
+	policy "$pol" file
+	expect "$w: enable -f N/realpath" 0 "enable: 1" \
+		"$p: $noexec_dir/realpath: not trusted for execution: noexec mount" -- \
+		as_user "$user" "$shell" "$loader" "$noexec_dir/realpath"
+	expect "$w: enable -f realpath, found in the working directory" 0 "enable: 1" \
+		"$p: ./realpath: not trusted for execution: noexec mount" -- \
+		in_dir "$noexec_dir" as_user "$user" "$shell" "$loader" realpath
+	local asker typed
+	asker=$(trusted_script ask.sh 'read -e -p "name: " f; echo "got: $f"')
+	typed="\$(touch $marker)"
+	for key in 'shell-expand-line:\x1b\x05' 'edit-and-execute-command:\x18\x05'; do
+		rm -f "$marker"
+		policy "$pol" none
+		on_pty "$user" "name: " "$typed${key#*:}\r" env VISUAL=true "$shell" "$asker" >/dev/null
+		if [ -e "$marker" ]; then ok "$w: control: read -e, ${key%%:*} runs what was typed"
+		else not_ok "$w: control: read -e, ${key%%:*} runs what was typed"; fi
+		rm -f "$marker"
+		policy "$pol" interactive
+		on_pty "$user" "name: " "$typed${key#*:}\r" env VISUAL=true "$shell" "$asker" >"$TF_TMP/pty.out"
+		if [ ! -e "$marker" ] &&
+			grep -qF "$p: ${key%%:*}: interactive code refused" "$TF_TMP/pty.out"; then
+			ok "$w: read -e, ${key%%:*} is refused"
+		else
+			not_ok "$w: read -e, ${key%%:*} is refused"
+			sed 's/^/#   /' "$TF_TMP/pty.out"
+		fi
+	done
+}
+
+# on_pty USER PROMPT KEYS COMMAND...: tests/pty-type.py as USER.
+on_pty() {
+	local user=$1 prompt=$2 keys=$3
+	shift 3
+	as_user "$user" /usr/bin/python3.11 "$TF_SRC/tests/pty-type.py" "$prompt" "$keys" "$@"
+}
+/usr/bin/python3.11 "$TF_SRC/tests/data-only-object.py" "$noexec_dir/realpath" libc.so.6 _exit &&
+	chmod 0755 "$noexec_dir/realpath" || not_ok "the data-only object"
+
 # --- Debian's own startup files, end to end ---------------------------------------
 # Policy 1 with files enforced: a login shell, and an interactive login
 # shell, run Debian's /etc/profile (and what it sources: /etc/bash.bashrc,
@@ -416,6 +488,7 @@ for sh in dash bash; do
 			done
 			run_interactive "$user" "$pol"
 			run_environment "$user" "$pol"
+			run_review_cases "$user" "$pol"
 		done
 	done
 	# The control: with nothing enforced, every file entry point runs its

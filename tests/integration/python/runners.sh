@@ -143,11 +143,6 @@ from() {
 }
 # link NAME TARGET: a symbolic link the attacker owns.
 link() { ln -sfn "$2" "$1" && chown -h 65534:65534 "$1"; }
-in_dir() {
-	local dir=$1
-	shift
-	(cd "$dir" && "$@")
-}
 
 # --- nothing enforced: the attacker's files do run -------------------------
 set_policy_file "policy = 1

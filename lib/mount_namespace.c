@@ -98,20 +98,46 @@ static int in_this_namespace(uint64_t id)
 	return (sm.mask & STATMOUNT_MNT_BASIC) && sm.mnt_id == id;
 }
 
-int tf_mount_namespace_of(int fd)
+/*
+ * The mount's unique id, 0 before Linux 6.8, or -1 with errno.  A kernel
+ * always says the file's type; a buffer without it was not filled (a call
+ * faked to return 0), which is no answer.
+ */
+static int unique_mount_id(int dirfd, const char *path, int flags, uint64_t *id)
 {
 	struct statx stx;
 
 	memset(&stx, 0, sizeof(stx));
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID_UNIQUE, &stx) < 0)
+	if (statx(dirfd, path, flags, STATX_TYPE | STATX_MNT_ID_UNIQUE, &stx) < 0)
+		return -1;
+	if (!(stx.stx_mask & STATX_TYPE)) {
+		errno = EIO;
+		return -1;
+	}
+	*id = (stx.stx_mask & STATX_MNT_ID_UNIQUE) ? stx.stx_mnt_id : 0;
+	return 0;
+}
+
+int tf_mount_namespace_of(int fd)
+{
+	uint64_t id, root;
+
+	if (unique_mount_id(fd, "", AT_EMPTY_PATH, &id) < 0)
 		return -1;
 	/* Before 6.8: no unique id, nothing to judge by. */
-	if (!(stx.stx_mask & STATX_MNT_ID_UNIQUE))
+	if (!id)
 		return TF_MOUNT_NAMESPACE_UNKNOWN;
-	if (remembered(stx.stx_mnt_id))
+	if (remembered(id))
 		return TF_MOUNT_NAMESPACE_OWN;
-	if (!in_this_namespace(stx.stx_mnt_id))
+	/*
+	 * statmount() refuses (EPERM) a mount whose root this process cannot
+	 * reach, which in a chroot is the one the chroot's files are on; the
+	 * mount of this process's own root is in its namespace.
+	 */
+	if (unique_mount_id(AT_FDCWD, "/", 0, &root) < 0)
+		return -1;
+	if (id != root && !in_this_namespace(id))
 		return TF_MOUNT_NAMESPACE_OTHER;
-	remember(stx.stx_mnt_id);
+	remember(id);
 	return TF_MOUNT_NAMESPACE_OWN;
 }

@@ -12,7 +12,8 @@
 #
 # As uid 65534, under check policy 1 and 3, with the policy file enforcing
 # "file, interactive" and the session locked and confined; each way in has
-# a control (Debian's lua5.4 runs the file through the same path).
+# a control (Debian's lua5.4 runs the file through the same path).  And
+# what must still be trusted: a chroot's own files.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
@@ -130,6 +131,24 @@ enforce = file,interactive" || not_ok "policy file"
 	e "trusted-for check says why" 1 "" \
 		"trusted-for: $root/evil.lua: $refused" \
 		as_nobody "$TF" check --policy "$p" "$root/evil.lua"
+done
+
+# A chroot into a directory of a mount: statmount() refuses (EPERM) a
+# mount whose root the caller cannot reach, which here is the mount of the
+# chroot's own files.  They are on the mount of the process's root, in its
+# namespace, and trusted as such.
+jail=$TF_TMP/exec/jail
+mkdir -p "$jail$TF_BUILD"
+for d in usr lib lib64 bin proc etc; do
+	[ -e "/$d" ] || continue
+	mkdir -p "$jail/$d" && mount --rbind "/$d" "$jail/$d" || not_ok "bind /$d into the chroot"
+done
+mount --rbind "$TF_BUILD" "$jail$TF_BUILD" || not_ok "bind the build into the chroot"
+printf 'echo ran\n' >"$jail/x.sh" && chmod 0755 "$jail/x.sh"
+for p in 1 3; do
+	e "a chroot's own file, as uid 65534" 0 "" "" \
+		chroot --userspec=65534:65534 "$jail" "$TF" check --policy "$p" /x.sh
+	e "a chroot's own file, as root" 0 "" "" chroot "$jail" "$TF" check --policy "$p" /x.sh
 done
 echo x >&9
 exec 9>&-

@@ -394,6 +394,14 @@ exec <$exec_dir/next-trusted")
 	expect "$w: exec </dev/null in a script on stdin ends it" 0 start "" -- \
 		with_stdin "$(trusted_script installer-null.sh $'echo start\nexec </dev/null')" \
 		as_user "$user" "$shell" -s
+	# A startup file that runs before the first read replaces it.
+	mkdir -p "$exec_dir/reattach-home"
+	cp "$installer" "$exec_dir/reattach-home/.profile"
+	local startup=(env HOME="$exec_dir/reattach-home" "$shell" -l)
+	[ "$sh" = bash ] && startup=(env BASH_ENV="$installer" "$shell")
+	expect "$w: a startup file's exec <N/file before the first read of stdin" 126 start \
+		"$p: <stdin>: interactive code refused: noexec mount: $noexec_dir" -- \
+		with_stdin "$(trusted_script plain.sh 'echo plain')" as_user "$user" "${startup[@]}"
 	[ "$sh" = bash ] || return 0
 	local loader
 	loader=$(trusted_script loader.sh 'enable -f "$1" realpath; echo "enable: $?"')

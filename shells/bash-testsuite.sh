@@ -8,8 +8,11 @@
 # suite reports an anomaly as diff output.  Scripts listed in
 # shells/bash/known-failures fail the same way with Debian's stock bash built
 # from the same source on these machines (the reason is given there); they
-# count as passed, with the reason; one that passes says so.  OUTDIR keeps
-# each script's output, to compare two binaries.
+# count as passed, with the reason; one that passes says so.  A script with
+# a file in shells/bash/races races against its own child processes: the
+# anomaly that file holds (its "##" line says why) is the race lost, and it
+# counts as passed only when it is exactly that.  OUTDIR keeps each
+# script's output, to compare two binaries.
 #
 # SOURCE is the unpacked source tree (its tests/ directory is used), BUILD
 # the configured build tree (for the helper programs recho, zecho, printenv,
@@ -28,6 +31,7 @@ src=$2
 build=$3
 out=${4:-}
 known=$here/bash/known-failures
+races=$here/bash/races
 n=0
 failed=0
 
@@ -82,6 +86,8 @@ for t in run-*; do
 		fi
 	elif [ -n "$reason" ]; then
 		echo "ok $n - $t # fails with stock Debian bash too: $reason"
+	elif [ -f "$races/$t" ] && grep -v '^##' "$races/$t" | cmp -s - "$work/anomaly"; then
+		echo "ok $n - $t # lost a race of the suite's own: $(sed -n 's/^## //p' "$races/$t")"
 	else
 		failed=$((failed + 1))
 		echo "not ok $n - $t"

@@ -2,11 +2,11 @@
 /*
  * The check: is the file behind a descriptor trusted for execution under a
  * check policy?  Three backends answer it: the patched kernel's trusted_for()
- * system call, execveat(AT_EXECVE_CHECK), and an emulation from fstat(),
+ * system call, execveat(AT_EXECVE_CHECK), and an emulation from statx(),
  * fstatfs() and the execute permission.  Only this file and the ones it calls
- * (exec_permission.c, mount_point.c) ask the kernel about the checked file;
- * above them, enforce.c looks at the descriptor only to name the file in a
- * log line and to tell a pipe from a file.
+ * (exec_permission.c, mount_point.c, mount_namespace.c) ask the kernel
+ * about the checked file; above them, enforce.c looks at the descriptor
+ * only to name the file in a log line and to tell a pipe from a file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -238,15 +238,16 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 	struct stat st;
 	struct statfs sfs;
 	const char *internal;
+	uint64_t mount_id;
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl >= 0 && policy == 0)
 		return 0;
 	/* Poisoned with what denies: a faked 0 that fills nothing denies. */
-	memset(&st, 0, sizeof(st));
 	memset(&sfs, 0, sizeof(sfs));
 	sfs.f_flags = ST_NOEXEC;
-	if (fl < 0 || fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
+	if (fl < 0 || tf_file_status(fd, "", AT_EMPTY_PATH, &st, &mount_id) < 0 ||
+	    fstatfs(fd, &sfs) < 0)
 		return deny(v, errno == EBADF ? TRUSTED_FOR_BAD_DESCRIPTOR : TRUSTED_FOR_ERROR, errno);
 	if (!S_ISREG(st.st_mode)) {
 		if (explain)
@@ -270,7 +271,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 		return deny(v, TRUSTED_FOR_NOEXEC_MOUNT, EACCES);
 	}
 	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && !is_memfd(&st, &sfs)) {
-		int where = tf_mount_namespace_of(fd);
+		int where = tf_mount_namespace_of(mount_id);
 
 		if (where < 0)
 			return deny(v, TRUSTED_FOR_ERROR, errno);
@@ -323,13 +324,14 @@ static int confirm_allowed(int fd, unsigned int policy)
 {
 	struct stat st;
 	struct statfs sfs;
+	uint64_t mount_id;
 
 	if (!(policy & TRUSTED_FOR_POLICY_ALL))
 		return 0;
-	memset(&st, 0, sizeof(st));
 	memset(&sfs, 0, sizeof(sfs));
 	sfs.f_flags = ST_NOEXEC;
-	if (fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0)
+	if (tf_file_status(fd, "", AT_EMPTY_PATH, &st, &mount_id) < 0 ||
+	    fstatfs(fd, &sfs) < 0)
 		return -1;
 	if (!S_ISREG(st.st_mode) ||
 	    ((policy & TRUSTED_FOR_POLICY_FILE) && !(st.st_mode & 0111)) ||
@@ -340,7 +342,7 @@ static int confirm_allowed(int fd, unsigned int policy)
 	}
 	/* The kernel accepts another namespace's exec mount; this does not. */
 	if ((policy & TRUSTED_FOR_POLICY_MOUNT) && !is_memfd(&st, &sfs)) {
-		int where = tf_mount_namespace_of(fd);
+		int where = tf_mount_namespace_of(mount_id);
 
 		if (where < 0)
 			return -1;

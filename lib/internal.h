@@ -74,15 +74,18 @@ int tf_fs_holds_code(long type);
 int tf_mount_point(int fd, char *buf, size_t size);
 
 /*
- * mount_namespace.c: where the mount of fd is, or -1 with errno when the
- * kernel could not say.
+ * mount_namespace.c: a file's type, mode, owner, device and inode and its
+ * mount's unique id (0 before Linux 6.8) in one statx(); where a mount is,
+ * or -1 with errno when the kernel could not say.
  */
 enum {
 	TF_MOUNT_NAMESPACE_OWN,
 	TF_MOUNT_NAMESPACE_OTHER,
 	TF_MOUNT_NAMESPACE_UNKNOWN, /* before Linux 6.8 */
 };
-int tf_mount_namespace_of(int fd);
+int tf_file_status(int dirfd, const char *path, int flags, struct stat *st,
+		   uint64_t *mount_id);
+int tf_mount_namespace_of(uint64_t mount_id);
 
 /* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
  * the way) with errno. */

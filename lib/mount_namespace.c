@@ -18,7 +18,8 @@
  *
  * The mounts found in this namespace are remembered by id (a unique id is
  * never given to another mount), so a process pays the statmount() once
- * per mount, and a statx() per check.
+ * per mount; the statx() that finds the mount is the one that reads the
+ * file's type and mode for the other checks (tf_file_status()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -99,31 +101,40 @@ static int in_this_namespace(uint64_t id)
 }
 
 /*
- * The mount's unique id, 0 before Linux 6.8, or -1 with errno.  A kernel
- * always says the file's type; a buffer without it was not filled (a call
- * faked to return 0), which is no answer.
+ * What the checks read of a file and its mount's unique id (0 before Linux
+ * 6.8) come from one statx(), so that this check costs no system call of
+ * its own.  A kernel always fills the basic fields; a buffer without them
+ * was not filled (a call faked to return 0), which is no answer.
  */
-static int unique_mount_id(int dirfd, const char *path, int flags, uint64_t *id)
+int tf_file_status(int dirfd, const char *path, int flags, struct stat *st,
+		   uint64_t *mount_id)
 {
+	const unsigned int basic = STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID |
+				   STATX_INO;
 	struct statx stx;
 
 	memset(&stx, 0, sizeof(stx));
-	if (statx(dirfd, path, flags, STATX_TYPE | STATX_MNT_ID_UNIQUE, &stx) < 0)
+	memset(st, 0, sizeof(*st));
+	if (statx(dirfd, path, flags, basic | STATX_MNT_ID_UNIQUE, &stx) < 0)
 		return -1;
-	if (!(stx.stx_mask & STATX_TYPE)) {
+	if ((stx.stx_mask & basic) != basic) {
 		errno = EIO;
 		return -1;
 	}
-	*id = (stx.stx_mask & STATX_MNT_ID_UNIQUE) ? stx.stx_mnt_id : 0;
+	st->st_mode = stx.stx_mode;
+	st->st_uid = stx.stx_uid;
+	st->st_gid = stx.stx_gid;
+	st->st_ino = stx.stx_ino;
+	st->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	*mount_id = (stx.stx_mask & STATX_MNT_ID_UNIQUE) ? stx.stx_mnt_id : 0;
 	return 0;
 }
 
-int tf_mount_namespace_of(int fd)
+int tf_mount_namespace_of(uint64_t id)
 {
-	uint64_t id, root;
+	struct stat st;
+	uint64_t root;
 
-	if (unique_mount_id(fd, "", AT_EMPTY_PATH, &id) < 0)
-		return -1;
 	/* Before 6.8: no unique id, nothing to judge by. */
 	if (!id)
 		return TF_MOUNT_NAMESPACE_UNKNOWN;
@@ -134,7 +145,7 @@ int tf_mount_namespace_of(int fd)
 	 * reach, which in a chroot is the one the chroot's files are on; the
 	 * mount of this process's own root is in its namespace.
 	 */
-	if (unique_mount_id(AT_FDCWD, "/", 0, &root) < 0)
+	if (tf_file_status(AT_FDCWD, "/", 0, &st, &root) < 0)
 		return -1;
 	if (id != root && !in_this_namespace(id))
 		return TF_MOUNT_NAMESPACE_OTHER;

@@ -9,6 +9,7 @@
  *   check-fd=N   the same, only for a descriptor >= 0 (the library's probe,
  *                on descriptor -1, still reaches the kernel)
  *   fstatfs=N    fstatfs() returns N without filling its buffer
+ *   statx=N      statx() returns N without filling its buffer
  *   unenforce=N  PR_GET_SECUREBITS returns N (0: no bits) and the policy
  *                file's open() (its exact flags) says ENOENT: enforcement
  *                reads as off, in the initial user namespace
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
 	int rc, n;
 
 	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|unenforce|setsecurebits|seccomp=ANSWER COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|unenforce|setsecurebits|seccomp=ANSWER COMMAND [ARG...]\n");
 		return 2;
 	}
 	n = answer(eq + 1);
@@ -72,6 +73,8 @@ int main(int argc, char **argv)
 				      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK, AT_EXECVE_CHECK));
 	else if (!strncmp(argv[1], "fstatfs=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fstatfs), 0);
+	else if (!strncmp(argv[1], "statx=", 6))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(statx), 0);
 	else if (!strncmp(argv[1], "unenforce=", 10)) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_GET_SECUREBITS));

@@ -89,6 +89,15 @@ for user in root nobody; do
 	expect "policy 1, $user: fstatfs answered 0: neither is the good file" 1 "" \
 		"trusted-for: $X/good.inc: $msg: noexec mount: $X" -- \
 		${as[$user]} "$forge" fstatfs=0 "$TF" check --policy 1 "$X/good.inc"
+	# The file's type, mode and mount come from one statx(): answered 0
+	# with nothing filled, it is no answer, and the kernel's yes (policy
+	# 3) is not confirmed either.
+	for policy in 1 3; do
+		# shellcheck disable=SC2086
+		expect "policy $policy, $user: statx answered 0: the good file is not trusted" 1 "" \
+			"trusted-for: $X/good.inc: $msg: check failed: Input/output error" -- \
+			${as[$user]} "$forge" statx=0 "$TF" check --policy $policy "$X/good.inc"
+	done
 done
 # A filter installed inside the session that makes PR_GET_SECUREBITS say 0
 # and the policy file's open() say ENOENT turns every source of enforcement

@@ -111,6 +111,8 @@ void raise_not_trusted(const char *message, PyObject *path)
 	Py_XDECREF(kwargs);
 }
 
+static read_fn code_read; /* runners.c's, given by install_checks() */
+
 /*
  * Open path once, check that descriptor, and return it, or -1 with a Python
  * exception set: OSError when it cannot be opened (callers such as the
@@ -147,6 +149,8 @@ int open_checked(PyObject *path, int *open_errno)
 		raise_not_trusted(v.message, path);
 		return -1;
 	}
+	if (code_read)
+		code_read(fd, path);
 	return fd;
 }
 
@@ -177,6 +181,23 @@ PyMethodDef checked_opener_def = {
 	"Open a file read-only and check it with trusted_for_allow_file()."
 };
 
+int cache_source(const char *name, char *src, size_t size)
+{
+	const char *base = strrchr(name, '/'), *dot;
+	size_t n;
+
+	if (!base || base - name < 11 || strncmp(base - 11, "__pycache__", 11) != 0 ||
+	    (base - name > 11 && base[-12] != '/') || !(dot = strchr(base, '.')))
+		return -1;
+	n = strlen(base);
+	if (n <= 4 || strcmp(base + n - 4, ".pyc") != 0)
+		return -1;
+	if ((size_t)snprintf(src, size, "%.*s%.*s.py", (int)(base - 11 - name), name,
+			     (int)(dot - base - 1), base + 1) >= size)
+		return -1;
+	return 0;
+}
+
 /*
  * Is path a cache file __pycache__/NAME.TAG.pyc whose source NAME.py
  * exists?  CPython writes those at run time with the source's mode less
@@ -187,22 +208,15 @@ static int is_cache_of_source(PyObject *path)
 {
 	PyObject *bytes = NULL;
 	char src[PATH_MAX];
-	const char *name, *base, *dot;
 	struct stat st;
-	int found = 0;
+	int found;
 
 	if (!PyUnicode_FSConverter(path, &bytes)) {
 		PyErr_Clear();
 		return 0;
 	}
-	name = PyBytes_AS_STRING(bytes);
-	base = strrchr(name, '/');
-	if (base && base - name >= 11 && strncmp(base - 11, "__pycache__", 11) == 0 &&
-	    (base - name == 11 || base[-12] == '/') && (dot = strchr(base, '.')) &&
-	    strlen(base) > 4 && strcmp(base + strlen(base) - 4, ".pyc") == 0 &&
-	    snprintf(src, sizeof(src), "%.*s%.*s.py", (int)(base - 11 - name), name,
-		     (int)(dot - base - 1), base + 1) < (int)sizeof(src))
-		found = stat(src, &st) == 0 && S_ISREG(st.st_mode);
+	found = cache_source(PyBytes_AS_STRING(bytes), src, sizeof(src)) == 0 &&
+		stat(src, &st) == 0 && S_ISREG(st.st_mode);
 	Py_DECREF(bytes);
 	return found;
 }
@@ -406,9 +420,10 @@ static PyObject *init_trustedfor_module(void)
 	return m;
 }
 
-int install_checks(audit_fn runners)
+int install_checks(audit_fn runners, read_fn read)
 {
 	other_events = runners;
+	code_read = read;
 	/* Both hooks are set before the interpreter exists; neither can be
 	 * taken away from Python code afterwards. */
 	if (PyFile_SetOpenCodeHook(open_code_hook, NULL) < 0 ||

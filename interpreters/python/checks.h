@@ -27,7 +27,9 @@ void set_program_name(const char *argv0);
  * or -1.
  */
 typedef int (*audit_fn)(const char *event, PyObject *args);
-int install_checks(audit_fn runners);
+/* Told of every code file read, once its descriptor passed the check. */
+typedef void (*read_fn)(int fd, PyObject *path);
+int install_checks(audit_fn runners, read_fn code_read);
 
 /*
  * The refusals decided before the interpreter starts: code that is not a
@@ -54,6 +56,13 @@ int open_checked(PyObject *path, int *open_errno);
  * refusal ends the process; otherwise the same returns.
  */
 int open_entry_point(PyObject *path, int *open_errno);
+
+/*
+ * The source file NAME.py of a cache file DIR/__pycache__/NAME.TAG.pyc,
+ * as DIR/NAME.py in src: 0, or -1 when name is no cache file's or src is
+ * too small.
+ */
+int cache_source(const char *name, char *src, size_t size);
 
 /* An opener for io.open(): opens read-only, checks the descriptor. */
 extern PyMethodDef checked_opener_def;

@@ -229,6 +229,7 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 		raise_not_trusted(v.message, filename);
 		return -1;
 	}
+	runner_code_read(fd, filename);
 	/* A file that passed the check, or nothing enforced (the check logged). */
 	if (!enforced(TRUSTED_FOR_ENFORCE_FILE)) {
 		close(fd);
@@ -336,70 +337,162 @@ static int on_compile(PyObject *args)
  * launcher was built for and in sys._stdlib_dir (PYTHONHOME may move it),
  * so that no other name of the same file (a symbolic link, /lib for
  * /usr/lib, "//", /proc/self/root/...) and no PYTHONHOME without it hides
- * one.  Read once, when the first module runs.
+ * one; each source file and its cache files (__pycache__/NAME.TAG.pyc, and
+ * the optimised .opt-1 and .opt-2), which the import system reads in its
+ * place.  Read once, when the first code file is read.
  */
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
+#define CACHE_TAG "cpython-" Py_STRINGIFY(PY_MAJOR_VERSION) Py_STRINGIFY(PY_MINOR_VERSION)
+
+static const char *const variants[] = { NULL, "", ".opt-1", ".opt-2" };
 
 static struct identity {
 	dev_t dev;
 	ino_t ino;
-	int known;
-} identities[2][ROWS];
+	size_t row;
+} identities[2 * ROWS * 4];
+static size_t identities_known;
+
+static void learn(const char *path, size_t row)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		identities[identities_known].dev = st.st_dev;
+		identities[identities_known].ino = st.st_ino;
+		identities[identities_known].row = row;
+		identities_known++;
+	}
+}
 
 static void learn_identities(void)
 {
 	static int learnt;
 	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
-	char *dirs[2] = { NULL, NULL };
-	struct stat st;
-	char path[4096];
+	const char *dirs[2] = { TRUSTED_PYTHON_STDLIB, NULL };
+	char *encoded = NULL, path[4096];
 
 	if (learnt)
 		return;
 	learnt = 1;
-	dirs[0] = PyMem_RawMalloc(sizeof(TRUSTED_PYTHON_STDLIB));
-	if (dirs[0])
-		memcpy(dirs[0], TRUSTED_PYTHON_STDLIB, sizeof(TRUSTED_PYTHON_STDLIB));
 	if (config->stdlib_dir)
-		dirs[1] = Py_EncodeLocale(config->stdlib_dir, NULL);
-	for (size_t d = 0; d < 2; d++)
-		for (size_t i = 0; dirs[d] && i < ROWS; i++) {
-			snprintf(path, sizeof(path), "%s/%ls", dirs[d], rows[i].path);
-			if (stat(path, &st) == 0) {
-				identities[d][i].dev = st.st_dev;
-				identities[d][i].ino = st.st_ino;
-				identities[d][i].known = 1;
+		dirs[1] = encoded = Py_EncodeLocale(config->stdlib_dir, NULL);
+	for (size_t d = 0; d < 2 && dirs[d]; d++)
+		for (size_t i = 0; i < ROWS; i++) {
+			const wchar_t *slash = wcsrchr(rows[i].path, L'/');
+			int sub = slash ? (int)(slash - rows[i].path) + 1 : 0;
+			const wchar_t *base = rows[i].path + sub;
+			int stem = (int)wcslen(base) - 3; /* less ".py" */
+
+			for (size_t v = 0; v < 4; v++) {
+				if (!variants[v])
+					snprintf(path, sizeof(path), "%s/%ls", dirs[d], rows[i].path);
+				else
+					snprintf(path, sizeof(path), "%s/%.*ls__pycache__/%.*ls." CACHE_TAG "%s.pyc",
+						 dirs[d], sub, rows[i].path, stem, base, variants[v]);
+				learn(path, i);
 			}
 		}
-	PyMem_RawFree(dirs[0]);
-	PyMem_Free(dirs[1]);
+	PyMem_Free(encoded);
 }
 
 static const struct row *row_for_stat(const struct stat *st)
 {
 	learn_identities();
-	for (size_t d = 0; d < 2; d++)
-		for (size_t i = 0; i < ROWS; i++)
-			if (identities[d][i].known && identities[d][i].dev == st->st_dev &&
-			    identities[d][i].ino == st->st_ino)
-				return &rows[i];
+	for (size_t i = 0; i < identities_known; i++)
+		if (identities[i].dev == st->st_dev && identities[i].ino == st->st_ino)
+			return &rows[identities[i].row];
 	return NULL;
 }
 
 /*
- * The row whose file is path (a code object's co_filename), or NULL.  The
- * name is looked up again: a name switched to another file between the
- * import and this is a race that SECURITY.md lists.
+ * The names under which a row's file was read as code (through a
+ * descriptor that passed the check, or for the compile rule), and the
+ * source name that a cache file read stands for, which the import system
+ * gives the code it loads from it.  The "exec" event finds the row by its
+ * code's file name, which another file may have by then: a name read as a
+ * row's file stays that row's.
+ */
+static PyObject *row_names; /* str -> row index */
+
+static void remember_name(PyObject *name, size_t row)
+{
+	PyObject *index, *path, *absolute;
+
+	if (!row_names && !(row_names = PyDict_New()))
+		goto out;
+	index = PyLong_FromSize_t(row);
+	if (!index)
+		goto out;
+	path = PyImport_ImportModule("posixpath");
+	absolute = path ? PyObject_CallMethod(path, "abspath", "O", name) : NULL;
+	if (PyDict_SetItem(row_names, name, index) < 0 ||
+	    (absolute && PyDict_SetItem(row_names, absolute, index) < 0))
+		PyErr_Clear();
+	Py_XDECREF(absolute);
+	Py_XDECREF(path);
+	Py_DECREF(index);
+out:
+	PyErr_Clear();
+}
+
+void runner_code_read(int fd, PyObject *path)
+{
+	const struct row *row;
+	PyObject *ext, *source;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !(row = row_for_stat(&st)) || !PyUnicode_Check(path))
+		return;
+	remember_name(path, (size_t)(row - rows));
+	/* importlib's own inverse, which knows sys.pycache_prefix too. */
+	ext = PyImport_ImportModule("_frozen_importlib_external");
+	source = ext ? PyObject_CallMethod(ext, "source_from_cache", "O", path) : NULL;
+	if (source && PyUnicode_Check(source))
+		remember_name(source, (size_t)(row - rows));
+	Py_XDECREF(source);
+	Py_XDECREF(ext);
+	PyErr_Clear();
+}
+
+static const struct row *row_read_as(PyObject *name)
+{
+	PyObject *index, *path, *absolute;
+	const struct row *row = NULL;
+
+	if (!row_names)
+		return NULL;
+	index = PyDict_GetItemWithError(row_names, name);
+	if (!index && !PyErr_Occurred()) {
+		path = PyImport_ImportModule("posixpath");
+		absolute = path ? PyObject_CallMethod(path, "abspath", "O", name) : NULL;
+		index = absolute ? PyDict_GetItemWithError(row_names, absolute) : NULL;
+		Py_XDECREF(absolute);
+		Py_XDECREF(path);
+	}
+	if (index)
+		row = &rows[PyLong_AsSize_t(index)];
+	PyErr_Clear();
+	return row;
+}
+
+/*
+ * The row whose file is path (a code object's co_filename), or NULL: the
+ * row that name was read as, else the file the name is now.
  */
 static const struct row *row_for_name(PyObject *path)
 {
 	PyObject *bytes = NULL;
+	const struct row *row;
 	struct stat st;
 	int found;
 
 	if (!PyUnicode_Check(path) || PyUnicode_GET_LENGTH(path) == 0 ||
 	    PyUnicode_READ_CHAR(path, 0) == '<')
 		return NULL;
+	row = row_read_as(path);
+	if (row)
+		return row;
 	if (!PyUnicode_FSConverter(path, &bytes)) {
 		PyErr_Clear();
 		return NULL;

@@ -25,6 +25,12 @@ int runner_audit(const char *event, PyObject *args);
  */
 int runner_script(int fd, PyObject *main_dict);
 
+/*
+ * A code file was read from fd under path, once the descriptor passed the
+ * check: when it is one of those modules' files, that name stays its own.
+ */
+void runner_code_read(int fd, PyObject *path);
+
 /* The read-eval-print loop is running: its errors are printed, not fatal. */
 void runner_in_repl(int on);
 

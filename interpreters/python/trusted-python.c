@@ -745,7 +745,7 @@ int main(int argc, char **argv)
 	if (PyStatus_Exception(status))
 		exit_status(status);
 
-	if (install_checks(runner_audit) < 0) {
+	if (install_checks(runner_audit, runner_code_read) < 0) {
 		fprintf(stderr, "%s: cannot install the trustedfor hooks\n", prog);
 		return 1;
 	}

@@ -72,6 +72,26 @@ spec = importlib.util.spec_from_file_location("__main__", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 sys.argv = sys.argv[1:]
 spec.loader.exec_module(module)'
+# timeit read through a link that is switched to another file between the
+# read and the run (runpy's exec()), by a trusted audit hook right after
+# the code is made from what was read: no timing involved.
+put "$X/switch-runner.py" 'import os, runpy, sys
+link, target, module, where = sys.argv[1:5]
+armed = False
+def switch(event, args):
+    global armed
+    if event == "open" and args and str(args[0]).startswith(link):
+        armed = True
+    elif armed and event in ("marshal.loads", "compile"):
+        armed = False
+        os.unlink(link)
+        os.symlink(target, link)
+sys.addaudithook(switch)
+sys.path.insert(0, where)
+sys.argv = [module] + sys.argv[5:]
+runpy.run_module(module, run_name="__main__", alter_sys=True)'
+mkdir -p "$X/benign"
+put "$X/benign/timeit.py" 'print("a module that is not timeit")'
 put "$X/startup.py" 'print("trusted startup ran")'
 put "$X/n-startup.py" 'print("evil startup ran")'
 /usr/bin/python3.11 -c 'import py_compile, sys
@@ -155,6 +175,10 @@ t "not enforced: exec(compile(open(f).read(), f)) runs a noexec file" 0 "evil ra
 t "not enforced: -m doctest runs a noexec text file" 0 "" "" "$PY" -m doctest "$N/x.txt"
 t "not enforced: -m timeit runs code from the command line" 0 "evil ran" "" \
 	sh -c '"$1" -m timeit -n 1 -r 1 -s "$2" pass | sed -n 1p' sh "$PY" 'print("evil ran")'
+ln -sfn /usr/lib/python3.11 "$N/lib"
+t "not enforced: timeit's cache read through a link switched before it runs" 0 "evil ran" "" \
+	sh -c '"$1" "$2" "$3" "$4" timeit "$3" -n 1 -r 1 -s "$5" pass | sed -n 1p' \
+	sh "$PY" "$X/switch-runner.py" "$N/lib" "$X/benign" 'print("evil ran")'
 t "not enforced: pdb runs ~/.pdbrc" 0 "evil rc ran" "" \
 	sh -c 'HOME=$1 "$2" -m pdb -c quit "$3" </dev/null | grep -o "evil rc ran" | sed -n 1p' \
 	sh "$N/home" "$PY" "$X/good.py"
@@ -244,6 +268,17 @@ cases() {
 		-s "$(cat "$N/x.py")" pass
 	refused "$w -m tt, N/tt.py a link to timeit.py" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONPATH="$N" "${SESSION[@]}" "$PY" -m tt -s "$(cat "$N/x.py")" pass
+	# ... and not by the name its code carries when it runs.
+	link "$N/lib" /usr/lib/python3.11
+	refused "$w timeit's cache read through a directory link switched before it runs" \
+		"trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/lib" "$X/benign" \
+		timeit "$N/lib" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
+	link "$N/t2.py" /usr/lib/python3.11/timeit.py
+	refused "$w timeit's source read through a file link switched before it runs" \
+		"trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/t2.py" \
+		"$X/benign/timeit.py" t2 "$N" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
 	refused "$w timeit.py as the script, PYTHONHOME's library without it" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONHOME="$N/home-without-timeit" "${SESSION[@]}" "$PY" \

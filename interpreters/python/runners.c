@@ -200,6 +200,47 @@ static int is_content(PyObject *source, PyObject *content)
 	return same;
 }
 
+/*
+ * zipimport compiles a member's source under the name ARCHIVE/MEMBER,
+ * which open() cannot open (ENOTDIR).  zipimport itself reads the member
+ * again: its every read of the archive goes through io.open_code(), so
+ * through a descriptor that passed the check (a refused archive raises
+ * NotTrustedError here), and what it reads must be the source compiled,
+ * as zipimport gives it to compile() (line endings made "\n").
+ */
+static int check_compiled_member(PyObject *source, PyObject *filename)
+{
+	PyObject *zipimport, *path = NULL, *dir = NULL, *importer = NULL;
+	PyObject *data = NULL, *normal = NULL;
+	int same = 0;
+
+	zipimport = PyImport_ImportModule("zipimport");
+	path = zipimport ? PyImport_ImportModule("posixpath") : NULL;
+	dir = path ? PyObject_CallMethod(path, "dirname", "O", filename) : NULL;
+	importer = dir ? PyObject_CallMethod(zipimport, "zipimporter", "O", dir) : NULL;
+	data = importer ? PyObject_CallMethod(importer, "get_data", "O", filename) : NULL;
+	normal = data ? PyObject_CallMethod(zipimport, "_normalize_line_endings", "O", data) : NULL;
+	if (normal && PyBytes_Check(data) && PyBytes_Check(normal))
+		same = same_bytes(source, PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data)) ||
+		       same_bytes(source, PyBytes_AS_STRING(normal), PyBytes_GET_SIZE(normal));
+	Py_XDECREF(normal);
+	Py_XDECREF(data);
+	Py_XDECREF(importer);
+	Py_XDECREF(dir);
+	Py_XDECREF(path);
+	Py_XDECREF(zipimport);
+	if (PyErr_Occurred()) {
+		if (PyErr_ExceptionMatches(not_trusted_error))
+			return -1;
+		PyErr_Clear();
+		return refuse_file(filename, "the code compiled under its name cannot be read: "
+					     "no such file, nor a member of a zip archive");
+	}
+	if (!same)
+		return refuse_file(filename, "the code compiled under its name is not its content");
+	return 0;
+}
+
 /* The "compile" event for a name that is not <something>. */
 static int check_compiled_file(PyObject *source, PyObject *filename)
 {
@@ -217,6 +258,8 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 	allowed = fd >= 0 && trusted_for_allow_file(fd, PyBytes_AS_STRING(bytes), &v) == 0;
 	Py_END_ALLOW_THREADS
 	Py_DECREF(bytes);
+	if (fd < 0 && err == ENOTDIR && PyUnicode_Check(filename))
+		return enforced(TRUSTED_FOR_ENFORCE_FILE) ? check_compiled_member(source, filename) : 0;
 	if (fd < 0) {
 		char why[128];
 

@@ -90,6 +90,17 @@ sys.addaudithook(switch)
 sys.path.insert(0, where)
 sys.argv = [module] + sys.argv[5:]
 runpy.run_module(module, run_name="__main__", alter_sys=True)'
+# Zip archives: zipimport compiles a member's source under ARCHIVE/MEMBER.
+mkdir -p "$X/zipsrc"
+put "$X/zipsrc/zgood.py" 'print("zip member ran")'
+printf 'import zgood\r\nprint("zip app ran")' >"$X/zipsrc/__main__.py"
+(cd "$X/zipsrc" && /usr/bin/python3.11 -m zipfile -c "$X/mods.zip" zgood.py &&
+	/usr/bin/python3.11 -m zipfile -c "$X/app.zip" __main__.py zgood.py) ||
+	not_ok "make the zip archives"
+cp "$X/mods.zip" "$N/mods.zip"
+chmod 0755 "$X/mods.zip" "$X/app.zip" "$N/mods.zip"
+put "$X/compile-as.py" 'import sys
+exec(compile(open(sys.argv[1]).read(), sys.argv[2], "exec"))'
 mkdir -p "$X/benign"
 put "$X/benign/timeit.py" 'print("a module that is not timeit")'
 put "$X/startup.py" 'print("trusted startup ran")'
@@ -320,6 +331,21 @@ stdin ran" ">>> >>> " \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-compile.py" "$X/good.py"
 	t "$w imports that compile their sources run" 0 "good ran" "" \
 		as_user "$user" "${SESSION[@]}" env PYTHONPATH="$X" "$PY" -B -m good
+	t "$w a source imported from a trusted zip archive runs" 0 "zip member ran" "" \
+		as_user "$user" "${SESSION[@]}" env PYTHONPATH="$X/mods.zip" "$PY" -B -m zgood
+	t "$w a trusted zip archive as the script runs (CRLF line endings)" 0 "zip member ran
+zip app ran" "" \
+		as_user "$user" "${SESSION[@]}" "$PY" -B "$X/app.zip"
+	# ... and what it must not let through under a member's name.
+	refused "$w code compiled under a trusted zip member's name is its content" \
+		"trusted-python: $X/mods.zip/zgood.py: $NOT: the code compiled under its name is not its content" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/compile-as.py" "$N/x.py" "$X/mods.zip/zgood.py"
+	refused "$w code compiled under the name of a member of a noexec zip archive" \
+		"trusted-python: $N/mods.zip: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/compile-as.py" "$N/x.py" "$N/mods.zip/zgood.py"
+	refused "$w code compiled under a name inside a file that is no zip archive" \
+		"trusted-python: $X/good.py/x.py: $NOT: the code compiled under its name cannot be read: no such file, nor a member of a zip archive" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/compile-as.py" "$N/x.py" "$X/good.py/x.py"
 }
 
 # The standard library's programs: the table in trusted-python(1) is the

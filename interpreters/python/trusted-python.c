@@ -302,7 +302,8 @@ static PyObject *compile_stream(FILE *fp, PyObject *filename)
 	size_t len = 0, cap = 0, n;
 
 	do {
-		if (len == cap) {
+		/* Room for one byte and the terminating NUL at least. */
+		if (cap - len < 2) {
 			char *nbuf = PyMem_Realloc(buf, cap = cap ? 2 * cap : 8192);
 
 			if (!nbuf) {

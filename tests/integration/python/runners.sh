@@ -103,6 +103,9 @@ put "$X/compile-as.py" 'import sys
 exec(compile(open(sys.argv[1]).read(), sys.argv[2], "exec"))'
 mkdir -p "$X/benign"
 put "$X/benign/timeit.py" 'print("a module that is not timeit")'
+put "$X/big-startup.py" "print(\"head ran\")
+$(head -c 9000 /dev/zero | tr '\0' '#')
+print(\"tail ran\")"
 put "$X/startup.py" 'print("trusted startup ran")'
 put "$X/n-startup.py" 'print("evil startup ran")'
 /usr/bin/python3.11 -c 'import py_compile, sys
@@ -329,6 +332,11 @@ stdin ran" ">>> >>> " \
 		as_user "$user" "${SESSION[@]}" "$PY" -m setuptools.launch "$X/good.py"
 	t "$w exec(compile(open(f).read(), f)) of a trusted file runs" 0 "good ran" "" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-compile.py" "$X/good.py"
+	t "$w a PYTHONSTARTUP file larger than 8 KiB runs whole" 0 "head ran
+tail ran
+stdin ran" ">>> >>> " \
+		from "$X/stdin-code" as_user "$user" env PYTHONSTARTUP="$X/big-startup.py" \
+		"${SESSION[@]}" "$PY" -q -i
 	t "$w imports that compile their sources run" 0 "good ran" "" \
 		as_user "$user" "${SESSION[@]}" env PYTHONPATH="$X" "$PY" -B -m good
 	t "$w a source imported from a trusted zip archive runs" 0 "zip member ran" "" \

@@ -392,18 +392,22 @@ static const char *const variants[] = { NULL, "", ".opt-1", ".opt-2" };
 static struct identity {
 	dev_t dev;
 	ino_t ino;
+	off_t size;
 	size_t row;
+	char *path;
 } identities[2 * ROWS * 4];
 static size_t identities_known;
 
 static void learn(const char *path, size_t row)
 {
+	struct identity *id = &identities[identities_known];
 	struct stat st;
 
-	if (stat(path, &st) == 0) {
-		identities[identities_known].dev = st.st_dev;
-		identities[identities_known].ino = st.st_ino;
-		identities[identities_known].row = row;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (id->path = strdup(path))) {
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		id->size = st.st_size;
+		id->row = row;
 		identities_known++;
 	}
 }
@@ -448,6 +452,48 @@ static const struct row *row_for_stat(const struct stat *st)
 	return NULL;
 }
 
+/* Whether the files behind two descriptors, of size bytes, are the same. */
+static int same_content(int a, int b, off_t size)
+{
+	char x[8192], y[8192];
+	off_t at = 0;
+
+	while (at < size) {
+		size_t want = size - at < (off_t)sizeof(x) ? (size_t)(size - at) : sizeof(x);
+
+		if (pread(a, x, want, at) != (ssize_t)want ||
+		    pread(b, y, want, at) != (ssize_t)want || memcmp(x, y, want) != 0)
+			return 0;
+		at += (off_t)want;
+	}
+	return 1;
+}
+
+/*
+ * The row of the file behind fd: its own, or the one of which it is a
+ * byte-for-byte copy (a CPython source tree, a copy taken elsewhere), so
+ * that a copy on an exec mount does not pass for another program.  Only
+ * a file of a row file's size is read.
+ */
+static const struct row *row_for_file(int fd, const struct stat *st)
+{
+	const struct row *row = row_for_stat(st);
+
+	for (size_t i = 0; !row && i < identities_known; i++) {
+		int other;
+
+		if (identities[i].size != st->st_size)
+			continue;
+		other = open(identities[i].path, O_RDONLY | O_CLOEXEC);
+		if (other < 0)
+			continue;
+		if (same_content(fd, other, st->st_size))
+			row = &rows[identities[i].row];
+		close(other);
+	}
+	return row;
+}
+
 /*
  * The names under which a row's file was read as code (through a
  * descriptor that passed the check, or for the compile rule), and the
@@ -485,7 +531,7 @@ void runner_code_read(int fd, PyObject *path)
 	PyObject *ext, *source;
 	struct stat st;
 
-	if (fstat(fd, &st) < 0 || !(row = row_for_stat(&st)) || !PyUnicode_Check(path))
+	if (fstat(fd, &st) < 0 || !(row = row_for_file(fd, &st)) || !PyUnicode_Check(path))
 		return;
 	remember_name(path, (size_t)(row - rows));
 	/* importlib's own inverse, which knows sys.pycache_prefix too. */
@@ -550,7 +596,7 @@ static const struct row *row_for_fd(int fd)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 ? row_for_stat(&st) : NULL;
+	return fstat(fd, &st) == 0 ? row_for_file(fd, &st) : NULL;
 }
 
 /* open() for modules that read code files with it: a checked descriptor. */

@@ -101,6 +101,10 @@ cp "$X/mods.zip" "$N/mods.zip"
 chmod 0755 "$X/mods.zip" "$X/app.zip" "$N/mods.zip"
 put "$X/compile-as.py" 'import sys
 exec(compile(open(sys.argv[1]).read(), sys.argv[2], "exec"))'
+# A byte-for-byte copy of timeit.py where the attacker cannot write (a
+# CPython source tree, a copy taken by someone else).
+mkdir -p "$X/copy"
+cp /usr/lib/python3.11/timeit.py "$X/copy/timeit.py" && chmod 0755 "$X/copy/timeit.py"
 mkdir -p "$X/benign"
 put "$X/benign/timeit.py" 'print("a module that is not timeit")'
 put "$X/big-startup.py" "print(\"head ran\")
@@ -282,6 +286,13 @@ cases() {
 		-s "$(cat "$N/x.py")" pass
 	refused "$w -m tt, N/tt.py a link to timeit.py" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONPATH="$N" "${SESSION[@]}" "$PY" -m tt -s "$(cat "$N/x.py")" pass
+	refused "$w -m timeit, a copy of timeit.py on an exec mount" \
+		"trusted-python: timeit: interactive code refused" \
+		as_user "$user" env PYTHONPATH="$X/copy" "${SESSION[@]}" "$PY" -m timeit \
+		-s "$(cat "$N/x.py")" pass
+	refused "$w a copy of timeit.py on an exec mount as the script" \
+		"trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/copy/timeit.py" -s "$(cat "$N/x.py")" pass
 	# ... and not by the name its code carries when it runs.
 	link "$N/lib" /usr/lib/python3.11
 	refused "$w timeit's cache read through a directory link switched before it runs" \

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages the build, the tests and the demo need, when
 # some are missing: as root with apt-get, otherwise it names them and fails.
+# With arguments, those packages instead (for a script that needs more, as
+# interpreters/python/build-libpython.sh).
 set -eu
-packages="meson ninja-build gcc libc6-dev pkg-config python3 util-linux mount
+packages="$*"
+[ -n "$packages" ] || packages="meson ninja-build gcc libc6-dev pkg-config python3 util-linux mount
 	clang libclang-rt-14-dev scdoc acl libseccomp-dev strace gdb
 	liblua5.4-dev lua5.4 python3.11 python3.11-dev python3.11-venv libpython3.11-testsuite
 	dpkg-dev autoconf automake bison patch libncurses-dev python3-setuptools

@@ -39,15 +39,8 @@ def run(argv, policy):
     return (t1 - t0) * 1000, (ru.ru_utime + ru.ru_stime) * 1000
 
 
-def main():
-    build, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    tp = os.path.join(build, "interpreters/python/trusted-python")
-    tf = os.path.join(build, "tools/trusted-for")
-    ref = "/usr/bin/python3.11"
-    on = [tf, "run", "--restrict-file", "--"]
-    p1 = "policy = 1\nlog = none\n"
-    p3 = "policy = 3\nlog = none\n"
-    p0 = "policy = 0\nlog = none\n"
+def write_workloads(work):
+    """The workloads' scripts in WORK: start-up, imports, compiled."""
     startup = os.path.join(work, "startup.py")
     imports = os.path.join(work, "imports.py")
     with open(startup, "w") as f:
@@ -75,6 +68,19 @@ def main():
         f.write(f"import sys\nsys.path.insert(0, {gen!r})\n")
         for i in range(GENERATED):
             f.write(f"import gen{i}\n")
+    return startup, imports, compiled
+
+
+def main():
+    build, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    tp = os.path.join(build, "interpreters/python/trusted-python")
+    tf = os.path.join(build, "tools/trusted-for")
+    ref = "/usr/bin/python3.11"
+    on = [tf, "run", "--restrict-file", "--"]
+    p1 = "policy = 1\nlog = none\n"
+    p3 = "policy = 3\nlog = none\n"
+    p0 = "policy = 0\nlog = none\n"
+    startup, imports, compiled = write_workloads(work)
     control = os.path.join(build, "interpreters/python/python-main-control")
     control_shared = os.path.join(build, "bench/python-main-control-shared")
     # (name, command, policy file, the row it is compared with)
@@ -101,6 +107,32 @@ def main():
             ("baseline build of trusted-python, enforcement on (policy 1)", on + [btp], p1,
              "python3.11 under trusted-for run"),
         ]
+    # The build linked to build-libpython.sh's profile-guided, link-time
+    # optimised libpython (TF_BENCH_PGO: its build directory, configured
+    # with -Dlibpython), interleaved with this one: its control and its
+    # trusted-python against python3.11, and against its own control.
+    pgo = os.environ.get("TF_BENCH_PGO")
+    pgo_rows = {}
+    if pgo:
+        ptp = os.path.join(pgo, "interpreters/python/trusted-python")
+        pctl = os.path.join(pgo, "interpreters/python/python-main-control")
+        off_ctl = "PGO+LTO build: control"
+        on_ctl = "PGO+LTO build: control under trusted-for run"
+        configs += [
+            (off_ctl, [pctl], p1, "python3.11"),
+            ("PGO+LTO build: trusted-python, enforcement off (policy 1)", [ptp], p1,
+             "python3.11"),
+            ("PGO+LTO build: trusted-python, enforcement off, policy 3 (the default)",
+             [ptp], p3, "python3.11"),
+            (on_ctl, on + [pctl], p1, "python3.11 under trusted-for run"),
+            ("PGO+LTO build: trusted-python, enforcement on (policy 1)", on + [ptp], p1,
+             "python3.11 under trusted-for run"),
+        ]
+        pgo_rows = {
+            "PGO+LTO build: trusted-python, enforcement off (policy 1)": off_ctl,
+            "PGO+LTO build: trusted-python, enforcement off, policy 3 (the default)": off_ctl,
+            "PGO+LTO build: trusted-python, enforcement on (policy 1)": on_ctl,
+        }
     # The same rows against the control instead.
     against_control = {
         "trusted-python, enforcement off (policy 1)": "control: CPython's main linked as trusted-python is",
@@ -115,6 +147,7 @@ def main():
             "trusted-python, enforcement on (policy 1)":
                 "baseline build of trusted-python, enforcement on (policy 1)",
         }
+    against_control.update(pgo_rows)
     workloads = [("start-up only", startup), (f"{len(MODULES)} stdlib imports", imports),
                  (f"{GENERATED} imports compiled from source", compiled)]
     out = os.popen(f"{ref} {imports}").read().split()
@@ -204,5 +237,6 @@ def per_call(build):
         print(f"| {name} | {us} |")
 
 
-main()
-per_call(sys.argv[1])
+if __name__ == "__main__":
+    main()
+    per_call(sys.argv[1])

@@ -5,6 +5,9 @@
 # policy file is shown at /etc/trustedfor.conf inside a private mount
 # namespace only.
 # Usage: bench/python/imports.sh BUILDDIR [ROUNDS]
+# TF_BENCH_BASELINE=BUILDDIR adds another build's trusted-python;
+# TF_BENCH_PGO=BUILDDIR a build configured with -Dlibpython (its control and
+# trusted-python, linked to interpreters/python/build-libpython.sh's archive).
 set -eu
 if [ $# -lt 1 ]; then
 	echo "usage: $0 BUILDDIR [ROUNDS]" >&2

@@ -1,0 +1,235 @@
+#!/bin/sh
+# interpreters/python/build-libpython.sh: build libpython3.11.a the way
+# Debian builds the libpython inside /usr/bin/python3.11 (its "static"
+# build: profile-guided and link-time optimised), from Debian's own source
+# package, keeping the link-time-optimisation bytecode in its objects (fat
+# LTO objects), so that trusted-python linked to it with -flto gets the
+# interpreter Debian's python3.11 is (bench/python.md, "The 2% target").
+#
+# Not part of the default build, of CI or of any test: it takes tens of
+# minutes.  Meson uses its product when configured with
+# -Dlibpython=$(interpreters/python/build-libpython.sh --tree).
+#
+#   interpreters/python/build-libpython.sh          build (or reuse) the tree
+#   interpreters/python/build-libpython.sh --tree   print the build directory
+#                                                   that holds libpython3.11.a
+#
+# The source comes from "apt-get source" for the version of python3.11
+# installed here (Debian's patches applied by dpkg-source), through an apt
+# configuration private to this script (shells/sources.sh derives its deb-src
+# lines from the host's deb lines): the machine's apt configuration and
+# state are left as they are.  When the archive no longer has that exact
+# version's source (a security update superseded it), the newest source of
+# the same upstream version it has is built instead, and said so.  The tree
+# lives outside the repository, keyed by the source version, the training
+# task and this script, and is reused until one of them changes.
+#
+# Environment:
+#   TRUSTEDFOR_PYTHON_DIR   work directory (default /var/tmp/trustedfor-python)
+#   TRUSTEDFOR_PYTHON_JOBS  parallel make jobs (default: nproc)
+#   TRUSTEDFOR_PYTHON_PGO   the profile's training task: "debian" (default:
+#                           debian/rules' PROFILE_TASK, most of the test
+#                           suite, one test per process; an hour or more on
+#                           two cores) or "pgo" (CPython's own --pgo subset,
+#                           what --enable-optimizations runs; minutes)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+work=${TRUSTEDFOR_PYTHON_DIR:-/var/tmp/trustedfor-python}
+jobs=${TRUSTEDFOR_PYTHON_JOBS:-$(nproc)}
+pgo=${TRUSTEDFOR_PYTHON_PGO:-debian}
+mode=${1:-}
+
+say() { echo "libpython: $*" >&2; }
+die() { echo "libpython: error: $*" >&2; exit 1; }
+
+case "$work" in
+"$repo" | "$repo"/*) die "TRUSTEDFOR_PYTHON_DIR must be outside the repository" ;;
+esac
+case "$pgo" in
+debian | pgo) ;;
+*) die "TRUSTEDFOR_PYTHON_PGO must be debian or pgo, not $pgo" ;;
+esac
+case "$mode" in
+"" | --tree) ;;
+*) die "usage: $0 [--tree]" ;;
+esac
+
+# The version of the interpreter this system runs.
+version=$(dpkg-query -W -f='${source:Version}' python3.11 2>/dev/null) ||
+	die "python3.11 is not installed: cannot tell which source version to build"
+
+# --- the source package, through a private apt configuration --------------
+apt=$work/apt
+set -- -o "Dir::Etc::sourcelist=$apt/sources.list" \
+	-o Dir::Etc::sourceparts=/nonexistent \
+	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" \
+	-o Dir::State::status=/var/lib/dpkg/status \
+	-o APT::Sandbox::User=root -q
+# The source version actually built: the installed one when its .dsc is
+# here or can be fetched, else the newest of the same upstream version.
+source_version() {
+	if [ -r "$work/src/python3.11_${version#*:}.dsc" ]; then
+		echo "$version"
+		return
+	fi
+	find "$work/src" -maxdepth 1 -name "python3.11_${version%%-*}-*.dsc" 2>/dev/null |
+		sed 's,.*/python3.11_,,; s,\.dsc$,,' | sort -V | tail -1
+}
+key_of() {
+	{
+		echo "python3.11 $1 $pgo"
+		cat "$here/build-libpython.sh"
+	} | sha256sum | cut -c1-12
+}
+if [ "$mode" = --tree ]; then
+	built=$(source_version)
+	[ -n "$built" ] || die "libpython has not been built"
+	tree=$work/python3.11-$(key_of "$built")
+	[ -f "$tree/built" ] || die "libpython has not been built ($tree)"
+	echo "$tree/src/build-static"
+	exit 0
+fi
+
+mkdir -p "$work"
+exec 9>"$work/python3.11.lock"
+flock 9
+
+# --- Debian packages: debian/control's Build-Depends that the static build
+# uses (the extension modules' libraries, so that configure finds what
+# Debian's found: libbluetooth-dev changes the builtin _socket module;
+# systemtap-sdt-dev is --with-dtrace), not the documentation's or the test
+# suite's.
+packages="dpkg-dev gcc make libc6-dev autoconf lsb-release
+libreadline-dev libncurses-dev zlib1g-dev libbz2-dev liblzma-dev
+libgdbm-dev libdb-dev tk-dev libssl-dev libexpat1-dev libbluetooth-dev
+libsqlite3-dev libffi-dev uuid-dev systemtap-sdt-dev media-types netbase"
+# shellcheck disable=SC2086 # one package name per word
+"$repo/tools/install-deps.sh" $packages >"$work/apt-install.log" 2>&1 ||
+	die "cannot install the Debian packages it needs, see $work/apt-install.log"
+
+# (A version the archive did not have is asked for again after a day.)
+no_source=$work/src/no-source-${version#*:}
+fetch=yes
+if [ -r "$work/src/python3.11_${version#*:}.dsc" ]; then
+	fetch=no
+elif [ -n "$(find "$no_source" -mtime -1 2>/dev/null)" ] && [ -n "$(source_version)" ]; then
+	fetch=no
+fi
+if [ $fetch = yes ]; then
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$work/src"
+	"$repo/shells/sources.sh" >"$apt/sources.list" ||
+		die "cannot derive deb-src lines from the host's apt sources"
+	say "fetching the python3.11 $version source package"
+	apt-get "$@" update >"$work/apt-source.log" 2>&1 ||
+		die "apt-get update failed, see $work/apt-source.log"
+	if ! (cd "$work/src" && apt-get "$@" source --download-only \
+		"python3.11=$version") >>"$work/apt-source.log" 2>&1; then
+		# The newest source of the same upstream version the archive has.
+		other=$(apt-cache "$@" showsrc python3.11 2>/dev/null |
+			sed -n 's/^Version: //p' | grep -F "${version%%-*}-" |
+			grep -vxF "$version" | sort -V | tail -1)
+		[ -n "$other" ] ||
+			die "apt-get source python3.11=$version failed, see $work/apt-source.log"
+		say "the archive has no source of $version: building $other instead"
+		touch "$no_source"
+		(cd "$work/src" && apt-get "$@" source --download-only \
+			"python3.11=$other") >>"$work/apt-source.log" 2>&1 ||
+			die "apt-get source python3.11=$other failed, see $work/apt-source.log"
+	fi
+fi
+built=$(source_version)
+[ -n "$built" ] || die "no python3.11 source in $work/src"
+[ "$built" = "$version" ] ||
+	say "building python3.11 $built, not the installed $version (its source is not in the archive)"
+tree=$work/python3.11-$(key_of "$built")
+b=$tree/src/build-static
+
+# --- unpack, configure and build as debian/rules' static build does --------
+if [ ! -f "$tree/built" ]; then
+	start=$(date +%s)
+	say "building libpython3.11.a from python3.11 $built ($pgo training) in $tree"
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	dpkg-source -x "$work/src/python3.11_${built#*:}.dsc" "$tree/src" >"$tree/log" 2>&1 ||
+		die "dpkg-source -x failed, see $tree/log"
+	# debian/rules' stamp-patch: Debian's patches change configure.ac.
+	(cd "$tree/src" && rm -rf autom4te.cache configure && autoconf) >>"$tree/log" 2>&1 ||
+		die "autoconf failed, see $tree/log"
+
+	# The flags of debian/rules: dpkg-buildflags without PIE, -O dropped
+	# (configure's default OPT is -O3), -fstack-protector rather than
+	# -strong, and the link-time optimisation flags (LTO_CFLAGS) added to
+	# EXTRA_CFLAGS and to the link.  -ffat-lto-objects keeps the machine
+	# code beside the bytecode: the archive links with or without -flto.
+	export DEB_BUILD_MAINT_OPTIONS=hardening=-pie
+	# (dpkg-buildflags maps the current directory out of debug paths.)
+	cppflags=$(cd "$tree/src" && dpkg-buildflags --get CPPFLAGS)
+	cflags=$(cd "$tree/src" && dpkg-buildflags --get CFLAGS |
+		sed 's/-fstack-protector-strong/-fstack-protector/; s/-O[0-9s]*//g')
+	ldflags=$(cd "$tree/src" && dpkg-buildflags --get LDFLAGS)
+	lto="-g -fwrapv -O3 -flto -fuse-linker-plugin -ffat-lto-objects"
+	host=$(dpkg-architecture -qDEB_HOST_GNU_TYPE)
+	multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	export CC="$host-gcc" CXX="$host-g++"
+	mkdir -p "$b"
+	(cd "$b" && AR="$host-gcc-ar" RANLIB="$host-gcc-ranlib" CFLAGS="$cflags" \
+		CPPFLAGS="$cppflags" LDFLAGS="$ldflags $lto" \
+		../configure --prefix=/usr --libdir="/usr/lib/$multiarch" \
+		--enable-ipv6 --enable-loadable-sqlite-extensions \
+		--with-dbmliborder=bdb:gdbm --with-computed-gotos \
+		--without-ensurepip --with-system-expat --with-dtrace \
+		--with-ssl-default-suites=openssl \
+		--with-wheel-pkg-dir=/usr/share/python-wheels/ \
+		--with-system-ffi MKDIR_P="/bin/mkdir -p") >>"$tree/log" 2>&1 ||
+		die "configure failed, see $tree/log"
+
+	# debian/rules' __post_configure: the extension modules that
+	# python3.11-minimal lists as "extension" are built into the
+	# interpreter (Modules/Setup.local), the builtin table regenerated.
+	names=$(awk -v ORS='|' '$2 ~ /^extension$/ {print $1}' \
+		"$tree/src/debian/PVER-minimal.README.Debian.in")
+	grep -E "^#(${names}XX)" "$tree/src/Modules/Setup" |
+		sed -e 's/^#//' -e 's/-Wl,-Bdynamic//;s/-Wl,-Bstatic//' \
+			>>"$b/Modules/Setup.local"
+	(cd "$b" && ../Modules/makesetup -c ../Modules/config.c.in -s Modules \
+		Modules/Setup.local Modules/Setup.bootstrap Modules/Setup.stdlib \
+		../Modules/Setup && mv config.c Modules/ &&
+		make Makefile Modules/config.c) >>"$tree/log" 2>&1 ||
+		die "makesetup failed, see $tree/log"
+	sed '/^Modules\/_math.o: .*PY_STDMODULE_CFLAGS/d' "$b/Makefile" >"$b/Makefile.fixed"
+	touch -r "$b/Makefile" "$b/Makefile.fixed"
+	mv -f "$b/Makefile.fixed" "$b/Makefile"
+
+	# The training task.  debian/rules' runs the test suite one test per
+	# process (-s), without the tests it lists as hanging, failing or slow.
+	case $pgo in
+	debian)
+		excludes=$(make -s -f - -C "$tree/src" print <<-'EOF'
+			include debian/rules
+			print:
+				@echo $(sort $(TEST_EXCLUDES) $(PROFILE_EXCLUDES))
+		EOF
+		) 2>>"$tree/log" || die "cannot read debian/rules' test exclusions"
+		task="../Lib/test/regrtest.py -s -j 1 -unone,decimal -x $excludes"
+		;;
+	pgo) task="-m test --pgo --timeout=1200" ;;
+	esac
+	# shellcheck disable=SC2086
+	(cd "$b" && make -j"$jobs" EXTRA_CFLAGS="$lto" \
+		CONFIGURE_LDFLAGS="$ldflags $lto" PROFILE_TASK="$task" profile-opt) \
+		>>"$tree/log" 2>&1 || die "the build failed, see $tree/log"
+	[ -r "$b/libpython3.11.a" ] || die "no libpython3.11.a in $b"
+	# The archive must carry the bytecode, or linking with -flto is moot.
+	readelf -S "$b/libpython3.11.a" 2>/dev/null | grep -q '\.gnu\.lto_' ||
+		die "$b/libpython3.11.a has no LTO bytecode"
+	echo "$(($(date +%s) - start))" >"$tree/seconds"
+	touch "$tree/built"
+	say "built in $(cat "$tree/seconds")s: $b/libpython3.11.a"
+fi
+# Trees of other keys go after two idle days.
+touch "$tree/built"
+find "$work" -maxdepth 1 -name 'python3.11-*' ! -name "${tree##*/}" -mtime +2 \
+	-exec rm -rf {} + 2>/dev/null || :
+echo "$b"

@@ -9,8 +9,8 @@
 # Not part of the default build, of CI or of any test: it compiles CPython
 # twice (instrumented, then with the profile) and links it with LTO on one
 # core several times: 35 minutes on two shared cores with the "pgo" task,
-# 41 CPU minutes (bench/python.md).  Meson uses its product when configured with
-# -Dlibpython=$(interpreters/python/build-libpython.sh --tree).
+# 41 CPU minutes (bench/python.md).  Meson uses its product when configured
+# with -Dlibpython=$(interpreters/python/build-libpython.sh --tree).
 #
 #   interpreters/python/build-libpython.sh          build (or reuse) the tree
 #   interpreters/python/build-libpython.sh --tree   print the build directory
@@ -31,8 +31,8 @@
 #   TRUSTEDFOR_PYTHON_JOBS  parallel make jobs (default: nproc)
 #   TRUSTEDFOR_PYTHON_PGO   the profile's training task: "debian" (default:
 #                           debian/rules' PROFILE_TASK, most of the test
-#                           suite, one test per process: an hour more, at
-#                           a guess) or "pgo" (CPython's own --pgo subset,
+#                           suite, one test per process: an hour or more,
+#                           at a guess) or "pgo" (CPython's own --pgo subset,
 #                           what --enable-optimizations runs: 44 tests, two
 #                           runs of 2 minutes)
 set -eu

@@ -181,7 +181,12 @@ PyMethodDef checked_opener_def = {
 	"Open a file read-only and check it with trusted_for_allow_file()."
 };
 
-int cache_source(const char *name, char *src, size_t size)
+/*
+ * The source file NAME.py of a cache file DIR/__pycache__/NAME.TAG.pyc,
+ * as DIR/NAME.py in src: 0, or -1 when name is no cache file's or src is
+ * too small.
+ */
+static int cache_source(const char *name, char *src, size_t size)
 {
 	const char *base = strrchr(name, '/'), *dot;
 	size_t n;

@@ -57,13 +57,6 @@ int open_checked(PyObject *path, int *open_errno);
  */
 int open_entry_point(PyObject *path, int *open_errno);
 
-/*
- * The source file NAME.py of a cache file DIR/__pycache__/NAME.TAG.pyc,
- * as DIR/NAME.py in src: 0, or -1 when name is no cache file's or src is
- * too small.
- */
-int cache_source(const char *name, char *src, size_t size);
-
 /* An opener for io.open(): opens read-only, checks the descriptor. */
 extern PyMethodDef checked_opener_def;
 

@@ -437,6 +437,50 @@ exec <$exec_dir/next-trusted")
 	done
 }
 
+# --- nothing enforced, nothing audited ------------------------------------------
+# Then the shells ask the library nothing (shells/*/patches/0005), and a
+# file on a noexec mount runs.  What must still hold: auditing on logs the
+# file that failed the check, TRUSTEDFOR_ENFORCE enforces, and in bash an
+# object loaded by enable -f that turns RESTRICT_FILE on for the shell
+# starts enforcement for the files read after it.
+run_idle_cases() {
+	local user=$1 pol=$2 p="trusted-$sh" w="trusted-$sh as $user, policy $pol"
+	local sourcer loader module=$exec_dir/restrict-file-module.so audit_line
+	printf 'echo evil ran\n' >"$noexec_dir/idle.sh"
+	chmod 0755 "$noexec_dir/idle.sh"
+	sourcer=$(trusted_script idle-sourcer.sh ". $noexec_dir/idle.sh; echo after")
+	policy "$pol" none
+	expect "$w: control: nothing enforced, . N/file runs it" 0 $'evil ran\nafter' "" -- \
+		as_user "$user" "$shell" "$sourcer"
+	set_policy_file "$(printf 'policy = %s\nenforce = none\naudit = on\nlog = stderr\n' "$pol")"
+	expect "$w: auditing on, nothing enforced, . N/file runs it" 0 $'evil ran\nafter' "*" -- \
+		as_user "$user" "$shell" "$sourcer"
+	audit_line="trustedfor: audit file=\"$noexec_dir/idle.sh\" reason=\"noexec mount\" detail=\"$noexec_dir\" policy=$pol enforced-by=\"none\" pid=PID exe=\"$shell\" path=\"$noexec_dir/idle.sh\" dev=DEV ino=INO"
+	if [ "$(sed -E 's/ pid=[0-9]+ / pid=PID /; s/ dev=[0-9]+:[0-9]+ ino=[0-9]+$/ dev=DEV ino=INO/' "$TF_TMP/err")" = "$audit_line" ]; then
+		ok "$w: ... and logs it"
+	else
+		not_ok "$w: ... and logs it"
+		sed 's/^/#   got: /' "$TF_TMP/err"
+		echo "#   want: $audit_line"
+	fi
+	policy "$pol" none
+	expect "$w: TRUSTEDFOR_ENFORCE=file, . N/file" 126 "" \
+		"$p: $noexec_dir/idle.sh: not trusted for execution: noexec mount" -- \
+		as_user "$user" env TRUSTEDFOR_ENFORCE=file "$shell" "$sourcer"
+	[ "$sh" = bash ] || return 0
+	if kernel_lacks exec-securebits; then
+		not_applicable "$w: enable -f of an object that sets RESTRICT_FILE, then . N/file" "$na_why"
+		return 0
+	fi
+	cp "$TF_BUILD/tests/restrict-file-module.so" "$module"
+	chmod 0755 "$module"
+	loader=$(trusted_script idle-loader.sh "enable -f $module restrict_file; . $noexec_dir/idle.sh; echo after")
+	expect "$w: enable -f of an object that sets RESTRICT_FILE, then . N/file" 126 "" \
+		"$loader: line 1: enable: cannot find restrict_file_struct in shared object $module: /proc/self/fd/3: undefined symbol: restrict_file_struct
+$p: $noexec_dir/idle.sh: not trusted for execution: noexec mount" -- \
+		as_user "$user" "$shell" "$loader"
+}
+
 # on_pty USER PROMPT KEYS COMMAND...: tests/pty-type.py as USER.
 on_pty() {
 	local user=$1 prompt=$2 keys=$3
@@ -497,6 +541,7 @@ for sh in dash bash; do
 			run_interactive "$user" "$pol"
 			run_environment "$user" "$pol"
 			run_review_cases "$user" "$pol"
+			run_idle_cases "$user" "$pol"
 		done
 	done
 	# The control: with nothing enforced, every file entry point runs its

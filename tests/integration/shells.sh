@@ -441,11 +441,13 @@ exec <$exec_dir/next-trusted")
 # Then the shells ask the library nothing (shells/*/patches/0005), and a
 # file on a noexec mount runs.  What must still hold: auditing on logs the
 # file that failed the check, TRUSTEDFOR_ENFORCE enforces, and in bash an
-# object loaded by enable -f that turns RESTRICT_FILE on for the shell
-# starts enforcement for the files read after it.
+# object loaded by enable -f that sets exec securebits on the shell starts
+# enforcement for the files read after it, and has its input judged again
+# (standard input judged before BASH_ENV loaded it; a switch back to the
+# first file read).
 run_idle_cases() {
 	local user=$1 pol=$2 p="trusted-$sh" w="trusted-$sh as $user, policy $pol"
-	local sourcer loader module=$exec_dir/restrict-file-module.so audit_line
+	local sourcer loader module=$exec_dir/securebits-module.so audit_line
 	printf 'echo evil ran\n' >"$noexec_dir/idle.sh"
 	chmod 0755 "$noexec_dir/idle.sh"
 	sourcer=$(trusted_script idle-sourcer.sh ". $noexec_dir/idle.sh; echo after")
@@ -472,13 +474,29 @@ run_idle_cases() {
 		not_applicable "$w: enable -f of an object that sets RESTRICT_FILE, then . N/file" "$na_why"
 		return 0
 	fi
-	cp "$TF_BUILD/tests/restrict-file-module.so" "$module"
+	cp "$TF_BUILD/tests/securebits-module.so" "$module"
 	chmod 0755 "$module"
-	loader=$(trusted_script idle-loader.sh "enable -f $module restrict_file; . $noexec_dir/idle.sh; echo after")
+	loader=$(trusted_script idle-loader.sh "enable -f $module setbits; . $noexec_dir/idle.sh; echo after")
 	expect "$w: enable -f of an object that sets RESTRICT_FILE, then . N/file" 126 "" \
-		"$loader: line 1: enable: cannot find restrict_file_struct in shared object $module: /proc/self/fd/3: undefined symbol: restrict_file_struct
+		"$loader: line 1: enable: cannot find setbits_struct in shared object $module: /proc/self/fd/3: undefined symbol: setbits_struct
 $p: $noexec_dir/idle.sh: not trusted for execution: noexec mount" -- \
 		as_user "$user" "$shell" "$loader"
+	# Both bits (0x500), from a BASH_ENV, standard input on the noexec mount.
+	loader=$(trusted_script idle-bash-env.sh "enable -f $module setbits 2>/dev/null; echo bits set")
+	expect "$w: BASH_ENV's enable -f sets DENY_INTERACTIVE, then N/file on stdin" 126 "bits set" \
+		"$p: <stdin>: interactive code refused: noexec mount: $noexec_dir" -- \
+		with_stdin "$noexec_dir/idle.sh" as_user "$user" env TF_SECUREBITS=0x500 BASH_ENV="$loader" "$shell"
+	# Standard input N/first.sh switches to a trusted file that loads the
+	# object and switches back: N/first.sh is judged again.
+	loader=$(trusted_script idle-switch.sh "enable -f $module setbits 2>/dev/null; echo bits set
+exec 0<$noexec_dir/first.sh")
+	printf 'if [ -z "${stage-}" ]; then stage=1; exec 0<%s; fi\necho evil ran\n' "$loader" \
+		>"$noexec_dir/first.sh"
+	expect "$w: control: nothing set, N/file on stdin switches away and back" 0 "bits set
+evil ran" "" -- with_stdin "$noexec_dir/first.sh" as_user "$user" env TF_SECUREBITS=0x0 "$shell"
+	expect "$w: enable -f sets DENY_INTERACTIVE, then stdin switches back to N/file" 126 "bits set" \
+		"$p: <stdin>: interactive code refused: noexec mount: $noexec_dir" -- \
+		with_stdin "$noexec_dir/first.sh" as_user "$user" env TF_SECUREBITS=0x500 "$shell"
 }
 
 # on_pty USER PROMPT KEYS COMMAND...: tests/pty-type.py as USER.

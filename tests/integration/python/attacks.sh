@@ -242,6 +242,48 @@ imported sourceless" "" "$PY" "$X/try_import.py" --path "$N" sourceless
 t "not enforced: .pth file on a noexec mount runs" 0 "evil pth ran
 good ran" "" env HOME="$N/home" "$PY" "$X/good.py"
 
+# With nothing enforced and auditing off the import system's reads skip
+# the check (checks.c, nothing_to_decide); what must still hold: auditing
+# logs the module that failed, TRUSTEDFOR_ENFORCE refuses it, and so do
+# securebits that the program sets itself before the import.
+put "$X/restrict_then_import.py" 'import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+bits = libc.prctl(27, 0, 0, 0, 0)
+if bits < 0 or libc.prctl(28, bits | 0x100, 0, 0, 0) != 0:
+    sys.exit(125)
+sys.path.insert(0, sys.argv[1])
+try:
+    import evil
+except ImportError as e:
+    print(f"{type(e).__name__}: {e}")'
+set_policy_file "policy = 1
+audit = on
+log = stderr" || not_ok "policy file"
+t "not enforced, audited: module on a noexec mount imports" 0 "evil ran
+imported evil" "*" env PYTHONPATH="$N" "$PY" "$X/try_import.py" evil
+audit_line="trustedfor: audit file=\"$N/evil.py\" reason=\"noexec mount\" detail=\"$N\" policy=1 enforced-by=\"none\" pid=PID exe=\"$PY\" path=\"$N/evil.py\" dev=DEV ino=INO"
+# Twice: the import's read, and the rule for code compiled under a file's
+# name, which checks the file again (runners.c).
+if [ "$(sed -E 's/ pid=[0-9]+ / pid=PID /; s/ dev=[0-9]+:[0-9]+ ino=[0-9]+$/ dev=DEV ino=INO/' "$TF_TMP/err")" = "$audit_line
+$audit_line" ]; then
+	ok "not enforced, audited: ... and the import is logged"
+else
+	not_ok "not enforced, audited: ... and the import is logged"
+	sed 's/^/#   got: /' "$TF_TMP/err"
+	echo "#   want: $audit_line"
+fi
+set_policy_file "policy = 1
+log = none" || not_ok "policy file"
+t "not enforced by the file, TRUSTEDFOR_ENFORCE=file: module on a noexec mount" 0 \
+	"$(notrusted "$N/evil.py" "noexec mount")" "" \
+	env TRUSTEDFOR_ENFORCE=file PYTHONPATH="$N" "$PY" "$X/try_import.py" evil
+if kernel_lacks exec-securebits; then
+	not_applicable "securebits the program sets itself, then a module on a noexec mount" "$na_why"
+else
+	t "securebits the program sets itself, then a module on a noexec mount" 0 \
+		"$(notrusted "$N/evil.py" "noexec mount")" "" "$PY" "$X/restrict_then_import.py" "$N"
+fi
+
 cases 1
 
 # The tamper check: the launcher's guard for sourceless files is a method of

@@ -95,6 +95,21 @@ expect() {
 	fi
 }
 
+# expect_logged WHAT LINES: the standard error of the last expect() holds
+# exactly LINES, the library's log lines with each pid=, dev= and ino=
+# value written PID, DEV and INO.
+expect_logged() {
+	local got
+	got=$(sed -E 's/ pid=[0-9]+ / pid=PID /; s/ dev=[0-9]+:[0-9]+ ino=[0-9]+$/ dev=DEV ino=INO/' "$TF_TMP/err")
+	if [ "$got" = "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		printf '%s\n' "$got" | sed 's/^/#   got:  /'
+		printf '%s\n' "$2" | sed 's/^/#   want: /'
+	fi
+}
+
 # needed_securebits OUTPUT: true when the kernel lacks the exec securebits
 # (the probe) and OUTPUT has trusted-for run's refusal to set them: a case
 # wrapped in "trusted-for run --restrict-file/--deny-interactive" (mode_file

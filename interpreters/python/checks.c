@@ -11,10 +11,11 @@
  *    descriptor and hands Python a file object over that same descriptor.
  *  - Sourceless .pyc files are read by SourcelessFileLoader.get_data() with
  *    io.FileIO, which bypasses the open-code hook.  An audit hook (PEP 578;
- *    it cannot be removed) replaces that method, in every interpreter, with
- *    a C function that reads through io.open_code(), before the first
- *    import can find a file.  Unlike the rest, trusted Python code could
- *    assign another method: CPython raises no audit event for that.
+ *    it cannot be removed) replaces that method, and SourceFileLoader's,
+ *    in every interpreter, with a C function that reads through
+ *    io.open_code(), before the first import can find a file.  Unlike the
+ *    rest, trusted Python code could assign another method: CPython raises
+ *    no audit event for that.
  *  - Extension modules: the same hook replaces _imp.create_dynamic with a
  *    function that checks the file and loads that descriptor
  *    (extensions.c); the loader's variables are judged before any shared
@@ -68,7 +69,7 @@ char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
 
 PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
 /* Set in each interpreter's dict once its loader is guarded. */
-#define GUARD_KEY "trustedfor.sourceless-guard"
+#define GUARD_KEY "trustedfor.loader-guard"
 
 void refuse_and_exit(const char *message)
 {
@@ -127,6 +128,9 @@ static int nothing_to_decide(void)
 	return trusted_for_get_config(&c) == 0 && !c.enforce && !c.audit;
 }
 
+/* Whether this thread's last open_checked() made no check (see below). */
+static __thread int last_open_unchecked;
+
 /*
  * Open path once, check that descriptor, and return it, or -1 with a Python
  * exception set: OSError when it cannot be opened (callers such as the
@@ -138,7 +142,7 @@ int open_checked(PyObject *path, int *open_errno)
 	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	PyObject *bytes = NULL;
 	const char *name;
-	int fd, allowed, err = 0;
+	int fd, allowed, unchecked = 0, err = 0;
 
 	*open_errno = 0;
 	if (!PyUnicode_FSConverter(path, &bytes))
@@ -148,10 +152,12 @@ int open_checked(PyObject *path, int *open_errno)
 	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		err = errno;
+	else
+		unchecked = nothing_to_decide();
 	/* The library also refuses a pipe or terminal named as a file. */
-	allowed = fd >= 0 &&
-		  (nothing_to_decide() || trusted_for_allow_file(fd, name, &v) == 0);
+	allowed = fd >= 0 && (unchecked || trusted_for_allow_file(fd, name, &v) == 0);
 	Py_END_ALLOW_THREADS
+	last_open_unchecked = unchecked;
 	Py_DECREF(bytes);
 	if (fd < 0) {
 		*open_errno = err;
@@ -291,17 +297,50 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 }
 
 /*
- * SourcelessFileLoader.get_data() reads with io.FileIO, not io.open_code(),
- * in upstream CPython 3.11: this replacement reads through the hook above.
- * It is a C function, bound as a method by PyInstanceMethod, so that
- * nothing of it is Python code.  Debian's 3.11 patches FileLoader.get_data
- * to read sourceless files through io.open_code() already (its frozen
- * importlib names SourcelessFileLoader there), so on Debian this guard is
- * redundant; it stays so that the launcher's guarantee does not rest on a
- * distribution patch (a libpython3.11 built from upstream's source), at the
- * cost of one attribute set per interpreter.
+ * The bytes the loaders' get_data() below read last, under which name, and
+ * whether that read made no check (nothing enforced or audited then).
  */
-static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
+static PyObject *read_name, *read_data;
+static int read_unchecked;
+
+int compiled_as_read(PyObject *source, PyObject *filename)
+{
+	/* The "compile" event has a copy of the source ("yO"), not the object. */
+	int same = read_data && PyBytes_Check(source) &&
+		   PyBytes_GET_SIZE(source) == PyBytes_GET_SIZE(read_data) &&
+		   memcmp(PyBytes_AS_STRING(source), PyBytes_AS_STRING(read_data),
+			  (size_t)PyBytes_GET_SIZE(source)) == 0 &&
+		   PyUnicode_Check(filename) && PyUnicode_Compare(filename, read_name) == 0;
+
+	if (PyErr_Occurred())
+		PyErr_Clear();
+	Py_CLEAR(read_name);
+	Py_CLEAR(read_data);
+	return same && (!read_unchecked || nothing_to_decide());
+}
+
+/*
+ * FileLoader.get_data() for the two loaders of files: the bytes of path,
+ * read through io.open_code(), so through the checked descriptor.
+ *
+ * SourcelessFileLoader's reads with io.FileIO, not io.open_code(), in
+ * upstream CPython 3.11: this replacement reads through the hook above.
+ * Debian's 3.11 patches FileLoader.get_data to read sourceless files
+ * through io.open_code() already (its frozen importlib names
+ * SourcelessFileLoader there), so on Debian that part is redundant; it
+ * stays so that the launcher's guarantee does not rest on a distribution
+ * patch (a libpython3.11 built from upstream's source).
+ *
+ * SourceFileLoader's reads through io.open_code() already; this one also
+ * keeps what it read, so that the rule for code compiled under a file's
+ * name (runners.c) knows the import system's compile() of those bytes for
+ * the content of the file it checked, without opening, checking (and
+ * logging) the file a second time.
+ *
+ * A C function, bound as a method by PyInstanceMethod, so that nothing of
+ * it is Python code.
+ */
+static PyObject *checked_get_data(PyObject *module, PyObject *args)
 {
 	PyObject *self, *path, *str, *file, *data, *res;
 
@@ -311,10 +350,12 @@ static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
 	str = PyObject_Str(path);
 	if (!str)
 		return NULL;
+	last_open_unchecked = 1; /* until the hook's open says otherwise */
 	file = PyFile_OpenCodeObject(str);
-	Py_DECREF(str);
-	if (!file)
+	if (!file) {
+		Py_DECREF(str);
 		return NULL;
+	}
 	data = PyObject_CallMethod(file, "read", NULL);
 	if (!data) {
 		PyObject *type, *value, *tb;
@@ -326,30 +367,40 @@ static PyObject *sourceless_get_data(PyObject *module, PyObject *args)
 		PyErr_Clear();
 		PyErr_Restore(type, value, tb);
 		Py_DECREF(file);
+		Py_DECREF(str);
 		return NULL;
 	}
 	res = PyObject_CallMethod(file, "close", NULL);
 	Py_DECREF(file);
 	if (!res) {
 		Py_DECREF(data);
+		Py_DECREF(str);
 		return NULL;
 	}
 	Py_DECREF(res);
+	if (PyBytes_CheckExact(data)) {
+		Py_XSETREF(read_name, str);
+		Py_INCREF(data);
+		Py_XSETREF(read_data, data);
+		read_unchecked = last_open_unchecked;
+	} else {
+		Py_DECREF(str);
+	}
 	return data;
 }
 
-static PyMethodDef sourceless_get_data_def = {
-	"get_data", sourceless_get_data, METH_VARARGS,
+static PyMethodDef checked_get_data_def = {
+	"get_data", checked_get_data, METH_VARARGS,
 	"get_data(self, path)\n--\n\n"
 	"Return the data from path as raw bytes, read through io.open_code()\n"
 	"so that trustedfor checks the file."
 };
 
 /* Returns 0 when the guard is in place, 1 when it cannot be yet, -1 on error. */
-static int install_sourceless_guard(PyObject *idict)
+static int install_loader_guard(PyObject *idict)
 {
-	PyObject *name, *ext, *loader = NULL, *modname = NULL, *fn = NULL;
-	PyObject *method = NULL;
+	static const char *const loaders[] = { "SourcelessFileLoader", "SourceFileLoader" };
+	PyObject *name, *ext, *loader, *modname, *fn = NULL, *method = NULL;
 	int rc = -1;
 
 	name = PyUnicode_FromString("_frozen_importlib_external");
@@ -360,25 +411,32 @@ static int install_sourceless_guard(PyObject *idict)
 	if (!ext)
 		return PyErr_Occurred() ? -1 : 1; /* no path-based import yet */
 	/* Seen while _bootstrap_external itself is being imported. */
-	if (!PyObject_HasAttrString(ext, "SourcelessFileLoader")) {
+	if (!PyObject_HasAttrString(ext, "SourcelessFileLoader") ||
+	    !PyObject_HasAttrString(ext, "SourceFileLoader")) {
 		Py_DECREF(ext);
 		return 1;
 	}
-	loader = PyObject_GetAttrString(ext, "SourcelessFileLoader");
 	modname = PyUnicode_FromString("_trustedfor");
-	if (loader && modname)
-		fn = PyCFunction_NewEx(&sourceless_get_data_def, NULL, modname);
+	if (modname)
+		fn = PyCFunction_NewEx(&checked_get_data_def, NULL, modname);
 	if (fn)
 		method = PyInstanceMethod_New(fn);
-	if (method && PyObject_SetAttrString(loader, "get_data", method) == 0 &&
-	    tp_guard_extensions(ext, raise_not_trusted) == 0)
+	if (method) {
 		rc = 0;
+		for (size_t i = 0; rc == 0 && i < sizeof(loaders) / sizeof(loaders[0]); i++) {
+			loader = PyObject_GetAttrString(ext, loaders[i]);
+			if (!loader || PyObject_SetAttrString(loader, "get_data", method) < 0)
+				rc = -1;
+			Py_XDECREF(loader);
+		}
+	}
+	if (rc == 0 && tp_guard_extensions(ext, raise_not_trusted) < 0)
+		rc = -1;
 	if (rc == 0 && PyDict_SetItemString(idict, GUARD_KEY, Py_True) < 0)
 		rc = -1;
 	Py_XDECREF(method);
 	Py_XDECREF(fn);
 	Py_XDECREF(modname);
-	Py_XDECREF(loader);
 	Py_DECREF(ext);
 	return rc;
 }
@@ -410,7 +468,7 @@ static int audit_hook(const char *event, PyObject *args, void *data)
 			return -1;
 		if (state == Py_True)
 			return 0;
-		return install_sourceless_guard(idict) < 0 ? -1 : 0;
+		return install_loader_guard(idict) < 0 ? -1 : 0;
 	}
 	return other_events ? other_events(event, args) : 0;
 }

@@ -67,6 +67,15 @@ os.unlink(name)
 if other != "-":
     os.symlink(other, name)
 exec(compile(source, name, "exec"))'
+# The import system's loader keeps the bytes it read through the checked
+# descriptor, and compile() of those bytes under that name passes without a
+# second read (checks.c, compiled_as_read): other bytes under that name must
+# still be the file's content.
+put "$X/loader-compile.py" 'import importlib.machinery, sys
+name, other = sys.argv[1], sys.argv[2]
+importlib.machinery.SourceFileLoader("m", name).get_data(name)
+with open(other, "rb") as f:
+    exec(compile(f.read(), name, "exec"))'
 put "$X/exec-module.py" 'import importlib.util, sys
 spec = importlib.util.spec_from_file_location("__main__", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
@@ -242,6 +251,9 @@ cases() {
 	refused "$w the runner's file deleted after its read" \
 		"trusted-python: $N/swapped.py: $NOT: the code compiled under its name cannot be read: No such file or directory" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/swap-runner.py" "$N/swapped.py" -
+	refused "$w a loader's read of a trusted file, then other bytes compiled under its name" \
+		"trusted-python: $X/good.py: $NOT: the code compiled under its name is not its content" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/loader-compile.py" "$X/good.py" "$N/x.py"
 	# Code files that are not .py.
 	refused "$w HOME=N/home -m pdb -c quit trusted.py (interactive)" \
 		"trusted-python: pdb: interactive code refused" \

@@ -426,6 +426,9 @@ static void learn_identities(void)
 	learnt = 1;
 	if (config->stdlib_dir)
 		dirs[1] = encoded = Py_EncodeLocale(config->stdlib_dir, NULL);
+	/* The same directory (no PYTHONHOME): its files are known once. */
+	if (dirs[1] && strcmp(dirs[0], dirs[1]) == 0)
+		dirs[1] = NULL;
 	for (size_t d = 0; d < 2 && dirs[d]; d++)
 		for (size_t i = 0; i < ROWS; i++) {
 			const wchar_t *slash = wcsrchr(rows[i].path, L'/');

@@ -114,35 +114,26 @@ void raise_not_trusted(const char *message, PyObject *path)
 
 static read_fn code_read; /* runners.c's, given by install_checks() */
 
-/*
- * With nothing enforced and auditing off, no answer of the check could
- * refuse a file or be logged, so the reads of the import system make
- * none: three system calls fewer a module (bench/python.md).  Asked at
- * every read, not once as the shells do: Python code can set its own
- * securebits.  A configuration that cannot be read asks for the check.
- */
-static int nothing_to_decide(void)
-{
-	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
-
-	return trusted_for_get_config(&c) == 0 && !c.enforce && !c.audit;
-}
-
-/* Whether this thread's last open_checked() made no check (see below). */
-static __thread int last_open_unchecked;
+/* How a code file's read went, for compiled_as_read(). */
+struct read_check {
+	bool trusted; /* the check passed */
+	bool audited; /* auditing was on: a failed check was logged */
+};
 
 /*
- * Open path once, check that descriptor, and return it, or -1 with a Python
- * exception set: OSError when it cannot be opened (callers such as the
- * import system rely on that; *open_errno is then the errno), or
- * NotTrustedError when it is refused (*open_errno is 0).
+ * open_checked() without telling runners.c.  With nothing enforced and
+ * auditing off, no answer of the check could refuse a file or be logged,
+ * so none is asked: three system calls fewer a module (bench/python.md).
+ * Asked at every read, not once as the shells do: Python code can set its
+ * own securebits.  A configuration that cannot be read asks for the check.
  */
-int open_checked(PyObject *path, int *open_errno)
+static int open_and_check(PyObject *path, int *open_errno, struct read_check *how)
 {
 	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
 	PyObject *bytes = NULL;
 	const char *name;
-	int fd, allowed, unchecked = 0, err = 0;
+	int fd, known = 0, unchecked = 0, allowed = 0, err = 0;
 
 	*open_errno = 0;
 	if (!PyUnicode_FSConverter(path, &bytes))
@@ -150,14 +141,15 @@ int open_checked(PyObject *path, int *open_errno)
 	name = PyBytes_AS_STRING(bytes);
 	Py_BEGIN_ALLOW_THREADS
 	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
 		err = errno;
-	else
-		unchecked = nothing_to_decide();
-	/* The library also refuses a pipe or terminal named as a file. */
-	allowed = fd >= 0 && (unchecked || trusted_for_allow_file(fd, name, &v) == 0);
+	} else {
+		known = trusted_for_get_config(&c) == 0;
+		unchecked = known && !c.enforce && !c.audit;
+		/* The library also refuses a pipe or terminal named as a file. */
+		allowed = unchecked || trusted_for_allow_file(fd, name, &v) == 0;
+	}
 	Py_END_ALLOW_THREADS
-	last_open_unchecked = unchecked;
 	Py_DECREF(bytes);
 	if (fd < 0) {
 		*open_errno = err;
@@ -170,9 +162,63 @@ int open_checked(PyObject *path, int *open_errno)
 		raise_not_trusted(v.message, path);
 		return -1;
 	}
-	if (code_read)
+	how->trusted = !unchecked && v.trusted;
+	how->audited = known && c.audit;
+	return fd;
+}
+
+/*
+ * Open path once, check that descriptor, and return it, or -1 with a Python
+ * exception set: OSError when it cannot be opened (callers such as the
+ * import system rely on that; *open_errno is then the errno), or
+ * NotTrustedError when it is refused (*open_errno is 0).
+ */
+int open_checked(PyObject *path, int *open_errno)
+{
+	struct read_check how;
+	int fd = open_and_check(path, open_errno, &how);
+
+	if (fd >= 0 && code_read)
 		code_read(fd, path);
 	return fd;
+}
+
+PyObject *read_all(int fd)
+{
+	PyObject *data;
+	struct stat st;
+	size_t size, len = 0;
+	ssize_t n;
+
+	if (fstat(fd, &st) < 0)
+		return NULL;
+	size = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+	if (!data)
+		return NULL;
+	for (;;) {
+		if (len == size) {
+			size *= 2;
+			if (_PyBytes_Resize(&data, (Py_ssize_t)size) < 0)
+				return NULL;
+		}
+		n = read(fd, PyBytes_AS_STRING(data) + len, size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			Py_DECREF(data);
+			errno = err;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (_PyBytes_Resize(&data, (Py_ssize_t)len) < 0)
+		return NULL;
+	return data;
 }
 
 /* An opener for io.open(): the descriptor, opened once and checked. */
@@ -248,6 +294,20 @@ static int is_cache_of_source(PyObject *path)
 }
 
 /*
+ * A refused cache file of a source is a cache that cannot be read: the
+ * import system then compiles the source, which is checked itself, instead
+ * of failing the import on every later start.
+ */
+static void refused_cache_unreadable(PyObject *path)
+{
+	if (PyErr_ExceptionMatches(not_trusted_error) && is_cache_of_source(path)) {
+		PyErr_Clear();
+		errno = EACCES;
+		PyErr_SetFromErrnoWithFilenameObject(PyExc_PermissionError, path);
+	}
+}
+
+/*
  * PEP 578's open-code hook.  CPython's default is io.open(path, "rb"); this
  * is the same call with an opener, so that the file object, its name and
  * the "open" audit event (with the path, before the file is opened) are
@@ -283,66 +343,91 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 		return NULL;
 	file = PyObject_Call(io_open, args, kwargs);
 	Py_DECREF(args);
-	/*
-	 * A refused cache file of a source is a cache that cannot be read:
-	 * the import system then compiles the source, which is checked
-	 * itself, instead of failing the import on every later start.
-	 */
-	if (!file && PyErr_ExceptionMatches(not_trusted_error) && is_cache_of_source(path)) {
-		PyErr_Clear();
-		errno = EACCES;
-		PyErr_SetFromErrnoWithFilenameObject(PyExc_PermissionError, path);
-	}
+	if (!file)
+		refused_cache_unreadable(path);
 	return file;
 }
 
 /*
- * The bytes the loaders' get_data() below read last, under which name, and
- * whether that read made no check (nothing enforced or audited then).
+ * The bytes the loaders' get_data() below read last (a copy of its own,
+ * which no Python code holds), under which name (an exact str), and how the
+ * check went.  Set and forgotten with no Python code running in between.
  */
 static PyObject *read_name, *read_data;
-static int read_unchecked;
+static struct read_check read_how;
+
+static void remember_read(PyObject *name, PyObject *data, struct read_check how)
+{
+	PyObject *old_name = read_name, *old_data = read_data;
+
+	Py_INCREF(name);
+	read_name = name;
+	read_data = data;
+	read_how = how;
+	Py_XDECREF(old_name);
+	Py_XDECREF(old_data);
+}
 
 int compiled_as_read(PyObject *source, PyObject *filename)
 {
-	/* The "compile" event has a copy of the source ("yO"), not the object. */
-	int same = read_data && PyBytes_Check(source) &&
-		   PyBytes_GET_SIZE(source) == PyBytes_GET_SIZE(read_data) &&
-		   memcmp(PyBytes_AS_STRING(source), PyBytes_AS_STRING(read_data),
-			  (size_t)PyBytes_GET_SIZE(source)) == 0 &&
-		   PyUnicode_Check(filename) && PyUnicode_Compare(filename, read_name) == 0;
+	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
+	PyObject *name = read_name, *data = read_data;
+	struct read_check how = read_how;
+	int same;
 
+	if (!data)
+		return 0;
+	read_name = read_data = NULL;
+	/* The "compile" event has a copy of the source ("yO"), not the object. */
+	same = PyBytes_Check(source) && PyBytes_GET_SIZE(source) == PyBytes_GET_SIZE(data) &&
+	       memcmp(PyBytes_AS_STRING(source), PyBytes_AS_STRING(data),
+		      (size_t)PyBytes_GET_SIZE(data)) == 0 &&
+	       PyUnicode_Check(filename) && PyUnicode_Compare(filename, name) == 0;
 	if (PyErr_Occurred())
 		PyErr_Clear();
-	Py_CLEAR(read_name);
-	Py_CLEAR(read_data);
-	return same && (!read_unchecked || nothing_to_decide());
+	Py_DECREF(name);
+	Py_DECREF(data);
+	if (!same)
+		return 0;
+	if (how.trusted)
+		return 1;
+	/*
+	 * Not checked (nothing was enforced or audited), or checked and failed
+	 * while files were not enforced: what the full rule decides now, as
+	 * long as it would log nothing that the read did not log.
+	 */
+	return trusted_for_get_config(&c) == 0 && !(c.enforce & TRUSTED_FOR_ENFORCE_FILE) &&
+	       (!c.audit || how.audited);
 }
 
 /*
  * FileLoader.get_data() for the two loaders of files: the bytes of path,
- * read through io.open_code(), so through the checked descriptor.
+ * opened, checked and read here, as the open-code hook would (the same
+ * "open" audit event first, the same refusal of a cache file).
  *
  * SourcelessFileLoader's reads with io.FileIO, not io.open_code(), in
- * upstream CPython 3.11: this replacement reads through the hook above.
- * Debian's 3.11 patches FileLoader.get_data to read sourceless files
- * through io.open_code() already (its frozen importlib names
- * SourcelessFileLoader there), so on Debian that part is redundant; it
- * stays so that the launcher's guarantee does not rest on a distribution
+ * upstream CPython 3.11.  Debian's 3.11 patches FileLoader.get_data to read
+ * sourceless files through io.open_code() already (its frozen importlib
+ * names SourcelessFileLoader there), so on Debian that part is redundant;
+ * it stays so that the launcher's guarantee does not rest on a distribution
  * patch (a libpython3.11 built from upstream's source).
  *
  * SourceFileLoader's reads through io.open_code() already; this one also
- * keeps what it read, so that the rule for code compiled under a file's
- * name (runners.c) knows the import system's compile() of those bytes for
- * the content of the file it checked, without opening, checking (and
- * logging) the file a second time.
+ * keeps what it read and how the check went, so that the rule for code
+ * compiled under a file's name (runners.c) knows the import system's
+ * compile() of those bytes for the content of the file it checked, without
+ * opening, checking (and logging) the file a second time.  Open, check and
+ * read are one step that no Python code can run in: what is kept is what
+ * that descriptor gave.
  *
  * A C function, bound as a method by PyInstanceMethod, so that nothing of
  * it is Python code.
  */
 static PyObject *checked_get_data(PyObject *module, PyObject *args)
 {
-	PyObject *self, *path, *str, *file, *data, *res;
+	PyObject *self, *path, *str, *name, *data, *copy;
+	struct read_check how;
+	int fd, open_errno;
 
 	(void)module;
 	if (!PyArg_ParseTuple(args, "OO:get_data", &self, &path))
@@ -350,42 +435,38 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 	str = PyObject_Str(path);
 	if (!str)
 		return NULL;
-	last_open_unchecked = 1; /* until the hook's open says otherwise */
-	file = PyFile_OpenCodeObject(str);
-	if (!file) {
-		Py_DECREF(str);
+	name = PyUnicode_FromObject(str); /* an exact str */
+	Py_DECREF(str);
+	if (!name)
+		return NULL;
+	/* io.open_code()'s FileIO raises it: (path, mode, flags). */
+	if (PySys_Audit("open", "Osi", name, "r", O_RDONLY | O_CLOEXEC) < 0) {
+		Py_DECREF(name);
 		return NULL;
 	}
-	data = PyObject_CallMethod(file, "read", NULL);
+	fd = open_and_check(name, &open_errno, &how);
+	if (fd < 0) {
+		refused_cache_unreadable(name);
+		Py_DECREF(name);
+		return NULL;
+	}
+	data = read_all(fd);
 	if (!data) {
-		PyObject *type, *value, *tb;
-
-		/* Close it, and report the read's error, not the close's. */
-		PyErr_Fetch(&type, &value, &tb);
-		res = PyObject_CallMethod(file, "close", NULL);
-		Py_XDECREF(res);
+		if (!PyErr_Occurred())
+			PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name);
+		close(fd);
+		Py_DECREF(name);
+		return NULL;
+	}
+	copy = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
+	if (copy)
+		remember_read(name, copy, how);
+	else
 		PyErr_Clear();
-		PyErr_Restore(type, value, tb);
-		Py_DECREF(file);
-		Py_DECREF(str);
-		return NULL;
-	}
-	res = PyObject_CallMethod(file, "close", NULL);
-	Py_DECREF(file);
-	if (!res) {
-		Py_DECREF(data);
-		Py_DECREF(str);
-		return NULL;
-	}
-	Py_DECREF(res);
-	if (PyBytes_CheckExact(data)) {
-		Py_XSETREF(read_name, str);
-		Py_INCREF(data);
-		Py_XSETREF(read_data, data);
-		read_unchecked = last_open_unchecked;
-	} else {
-		Py_DECREF(str);
-	}
+	if (code_read)
+		code_read(fd, name);
+	close(fd);
+	Py_DECREF(name);
 	return data;
 }
 

@@ -59,11 +59,14 @@ int open_entry_point(PyObject *path, int *open_errno);
 
 /*
  * Whether source is the bytes that the file loaders' get_data() read last,
- * through the checked descriptor, under the name filename (and, when that
- * read made no check, whether nothing is enforced or audited still).
- * Forgets that read either way.
+ * through the checked descriptor, under the name filename, and the check
+ * passed then, or would allow them now and log nothing new.  Forgets that
+ * read either way.
  */
 int compiled_as_read(PyObject *source, PyObject *filename);
+
+/* The whole file behind fd, or NULL with errno (and MemoryError). */
+PyObject *read_all(int fd);
 
 /* An opener for io.open(): opens read-only, checks the descriptor. */
 extern PyMethodDef checked_opener_def;

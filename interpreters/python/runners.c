@@ -109,45 +109,6 @@ static int refuse_interactive(int fd, const char *what)
 	return -1;
 }
 
-/* The whole file behind fd, or NULL with errno. */
-static PyObject *read_all(int fd)
-{
-	PyObject *data;
-	struct stat st;
-	size_t size, len = 0;
-	ssize_t n;
-
-	if (fstat(fd, &st) < 0)
-		return NULL;
-	size = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
-	data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
-	if (!data)
-		return NULL;
-	for (;;) {
-		if (len == size) {
-			size *= 2;
-			if (_PyBytes_Resize(&data, (Py_ssize_t)size) < 0)
-				return NULL;
-		}
-		n = read(fd, PyBytes_AS_STRING(data) + len, size - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			Py_DECREF(data);
-			errno = err;
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (_PyBytes_Resize(&data, (Py_ssize_t)len) < 0)
-		return NULL;
-	return data;
-}
-
 static int same_bytes(PyObject *source, const char *data, Py_ssize_t len)
 {
 	Py_buffer b;

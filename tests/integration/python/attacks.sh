@@ -256,8 +256,10 @@ try:
     import evil
 except ImportError as e:
     print(f"{type(e).__name__}: {e}")'
-# A loader's read made while nothing was enforced is no check: once the
-# program restricts itself, compiling those bytes checks the file.
+# A loader's read made while files were not enforced (nothing at all, only
+# auditing, or only interactive code) passed no check: once the program
+# restricts itself, compiling those bytes checks the file (checks.c,
+# compiled_as_read).
 put "$X/read_restrict_compile.py" 'import ctypes, importlib.machinery, sys
 name = sys.argv[1]
 data = importlib.machinery.SourceFileLoader("evil", name).get_data(name)
@@ -267,6 +269,30 @@ if bits < 0 or libc.prctl(28, bits | 0x100, 0, 0, 0) != 0:
     sys.exit(125)
 try:
     exec(compile(data, name, "exec"))
+except ImportError as e:
+    print(f"{type(e).__name__}: {e}")'
+# The same, with the securebits set by Python code that runs inside the
+# loader's get_data(): the __del__ of the name its last read was given.
+put "$X/restrict_in_get_data.py" 'import ctypes, importlib.machinery, io, sys
+get_data = importlib.machinery.SourceFileLoader.get_data
+name = sys.argv[1]
+libc = ctypes.CDLL(None, use_errno=True)
+class Name(str):
+    def __del__(self):
+        libc.prctl(28, libc.prctl(27, 0, 0, 0, 0) | 0x100, 0, 0, 0)
+        try:
+            io.open_code(name)
+        except ImportError:
+            pass
+class Path:
+    def __str__(self):
+        return Name("/dev/null")
+try:
+    get_data(None, Path())
+except ImportError:
+    pass
+try:
+    exec(compile(get_data(None, name), name, "exec"))
 except ImportError as e:
     print(f"{type(e).__name__}: {e}")'
 set_policy_file "policy = 1
@@ -289,11 +315,25 @@ else
 	t "securebits the program sets itself, then a module on a noexec mount" 0 \
 		"$(notrusted "$N/evil.py" "noexec mount")" "" "$PY" "$X/restrict_then_import.py" "$N"
 fi
+for config in "nothing enforced" "audit = on" "enforce = interactive"; do
+	what="a module read while files were not enforced ($config), compiled after the program restricts itself"
+	if kernel_lacks exec-securebits; then
+		not_applicable "$what" "$na_why"
+		continue
+	fi
+	set_policy_file "policy = 1
+log = none
+${config/nothing enforced/}" || not_ok "policy file"
+	t "$what" 0 "$(notrusted "$N/evil.py" "noexec mount")" "" \
+		"$PY" "$X/read_restrict_compile.py" "$N/evil.py"
+done
 if kernel_lacks exec-securebits; then
-	not_applicable "a module read while nothing was enforced, compiled after the program restricts itself" "$na_why"
+	not_applicable "securebits set by code that runs inside the loader's read, then its bytes compiled" "$na_why"
 else
-	t "a module read while nothing was enforced, compiled after the program restricts itself" 0 \
-		"$(notrusted "$N/evil.py" "noexec mount")" "" "$PY" "$X/read_restrict_compile.py" "$N/evil.py"
+	set_policy_file "policy = 1
+log = none" || not_ok "policy file"
+	t "securebits set by code that runs inside the loader's read, then its bytes compiled" 0 \
+		"$(notrusted "$N/evil.py" "noexec mount")" "" "$PY" "$X/restrict_in_get_data.py" "$N/evil.py"
 fi
 
 cases 1

@@ -76,6 +76,17 @@ name, other = sys.argv[1], sys.argv[2]
 importlib.machinery.SourceFileLoader("m", name).get_data(name)
 with open(other, "rb") as f:
     exec(compile(f.read(), name, "exec"))'
+# The loader keeps a copy of its own: the bytes it returned, rewritten in
+# place, are other bytes.
+put "$X/loader-rewrite.py" 'import ctypes, importlib.machinery, sys
+name, other = sys.argv[1], sys.argv[2]
+data = importlib.machinery.SourceFileLoader("m", name).get_data(name)
+with open(other, "rb") as f:
+    evil = f.read()
+if len(evil) != len(data):
+    sys.exit(125)
+ctypes.memmove(id(data) + sys.getsizeof(b"") - 1, evil, len(evil))
+exec(compile(data, name, "exec"))'
 put "$X/exec-module.py" 'import importlib.util, sys
 spec = importlib.util.spec_from_file_location("__main__", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
@@ -254,6 +265,9 @@ cases() {
 	refused "$w a loader's read of a trusted file, then other bytes compiled under its name" \
 		"trusted-python: $X/good.py: $NOT: the code compiled under its name is not its content" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/loader-compile.py" "$X/good.py" "$N/x.py"
+	refused "$w a loader's read of a trusted file, its bytes rewritten in place, compiled under its name" \
+		"trusted-python: $X/good.py: $NOT: the code compiled under its name is not its content" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/loader-rewrite.py" "$X/good.py" "$N/x.py"
 	# Code files that are not .py.
 	refused "$w HOME=N/home -m pdb -c quit trusted.py (interactive)" \
 		"trusted-python: pdb: interactive code refused" \

@@ -202,8 +202,11 @@ PyObject *read_all(int fd)
 			if (_PyBytes_Resize(&data, (Py_ssize_t)size) < 0)
 				return NULL;
 		}
+		/* No Python code sees data yet; other threads run meanwhile. */
+		Py_BEGIN_ALLOW_THREADS
 		n = read(fd, PyBytes_AS_STRING(data) + len, size - len);
-		if (n < 0 && errno == EINTR)
+		Py_END_ALLOW_THREADS
+		if (n < 0 && errno == EINTR && PyErr_CheckSignals() == 0)
 			continue;
 		if (n < 0) {
 			int err = errno;
@@ -248,55 +251,47 @@ PyMethodDef checked_opener_def = {
 	"Open a file read-only and check it with trusted_for_allow_file()."
 };
 
-/*
- * The source file NAME.py of a cache file DIR/__pycache__/NAME.TAG.pyc,
- * as DIR/NAME.py in src: 0, or -1 when name is no cache file's or src is
- * too small.
- */
-static int cache_source(const char *name, char *src, size_t size)
+PyObject *source_of_cache(PyObject *path)
 {
-	const char *base = strrchr(name, '/'), *dot;
-	size_t n;
+	PyObject *ext = PyImport_ImportModule("_frozen_importlib_external");
+	PyObject *source = ext ? PyObject_CallMethod(ext, "source_from_cache", "O", path) : NULL;
 
-	if (!base || base - name < 11 || strncmp(base - 11, "__pycache__", 11) != 0 ||
-	    (base - name > 11 && base[-12] != '/') || !(dot = strchr(base, '.')))
-		return -1;
-	n = strlen(base);
-	if (n <= 4 || strcmp(base + n - 4, ".pyc") != 0)
-		return -1;
-	if ((size_t)snprintf(src, size, "%.*s%.*s.py", (int)(base - 11 - name), name,
-			     (int)(dot - base - 1), base + 1) >= size)
-		return -1;
-	return 0;
+	Py_XDECREF(ext);
+	if (source && !PyUnicode_Check(source))
+		Py_CLEAR(source);
+	PyErr_Clear();
+	return source;
 }
 
 /*
- * Is path a cache file __pycache__/NAME.TAG.pyc whose source NAME.py
- * exists?  CPython writes those at run time with the source's mode less
- * its execute bits (_write_atomic() masks the mode with 0666), so under a
- * check policy with the file check every one it rewrites is refused.
+ * Is path a cache file whose source exists?  CPython writes those at run
+ * time with the source's mode less its execute bits (_write_atomic() masks
+ * the mode with 0666), so under a check policy with the file check every
+ * one it rewrites is refused.  Asked with the refusal pending.
  */
 static int is_cache_of_source(PyObject *path)
 {
-	PyObject *bytes = NULL;
-	char src[PATH_MAX];
+	PyObject *type, *value, *tb, *source, *bytes = NULL;
 	struct stat st;
-	int found;
+	int found = 0;
 
-	if (!PyUnicode_FSConverter(path, &bytes)) {
-		PyErr_Clear();
-		return 0;
+	PyErr_Fetch(&type, &value, &tb);
+	source = source_of_cache(path);
+	if (source && PyUnicode_FSConverter(source, &bytes)) {
+		found = stat(PyBytes_AS_STRING(bytes), &st) == 0 && S_ISREG(st.st_mode);
+		Py_DECREF(bytes);
 	}
-	found = cache_source(PyBytes_AS_STRING(bytes), src, sizeof(src)) == 0 &&
-		stat(src, &st) == 0 && S_ISREG(st.st_mode);
-	Py_DECREF(bytes);
+	Py_XDECREF(source);
+	PyErr_Clear();
+	PyErr_Restore(type, value, tb);
 	return found;
 }
 
 /*
  * A refused cache file of a source is a cache that cannot be read: the
  * import system then compiles the source, which is checked itself, instead
- * of failing the import on every later start.
+ * of failing the import on every later start (the source's __pycache__, or
+ * sys.pycache_prefix on a noexec mount).
  */
 static void refused_cache_unreadable(PyObject *path)
 {
@@ -416,9 +411,10 @@ int compiled_as_read(PyObject *source, PyObject *filename)
  * keeps what it read and how the check went, so that the rule for code
  * compiled under a file's name (runners.c) knows the import system's
  * compile() of those bytes for the content of the file it checked, without
- * opening, checking (and logging) the file a second time.  Open, check and
- * read are one step that no Python code can run in: what is kept is what
- * that descriptor gave.
+ * opening, checking (and logging) the file a second time.  Between the
+ * open and what is kept no Python code runs in this thread (other threads
+ * run during read(), as io.FileIO lets them, and see none of it): what is
+ * kept is what that descriptor gave, and how its check went.
  *
  * A C function, bound as a method by PyInstanceMethod, so that nothing of
  * it is Python code.

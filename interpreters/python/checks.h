@@ -65,7 +65,18 @@ int open_entry_point(PyObject *path, int *open_errno);
  */
 int compiled_as_read(PyObject *source, PyObject *filename);
 
-/* The whole file behind fd, or NULL with errno (and MemoryError). */
+/*
+ * The source file a cache file stands for, by importlib's own inverse,
+ * which knows sys.pycache_prefix too; NULL (no exception) when path is no
+ * cache file's name.
+ */
+PyObject *source_of_cache(PyObject *path);
+
+/*
+ * The whole file behind fd, or NULL with errno, or with an exception (no
+ * memory; a signal handler's, when a read was interrupted).  Other threads
+ * run while it reads.
+ */
 PyObject *read_all(int fd);
 
 /* An opener for io.open(): opens read-only, checks the descriptor. */

@@ -494,20 +494,16 @@ out:
 void runner_code_read(int fd, PyObject *path)
 {
 	const struct row *row;
-	PyObject *ext, *source;
+	PyObject *source;
 	struct stat st;
 
 	if (fstat(fd, &st) < 0 || !(row = row_for_file(fd, &st)) || !PyUnicode_Check(path))
 		return;
 	remember_name(path, (size_t)(row - rows));
-	/* importlib's own inverse, which knows sys.pycache_prefix too. */
-	ext = PyImport_ImportModule("_frozen_importlib_external");
-	source = ext ? PyObject_CallMethod(ext, "source_from_cache", "O", path) : NULL;
-	if (source && PyUnicode_Check(source))
+	source = source_of_cache(path);
+	if (source)
 		remember_name(source, (size_t)(row - rows));
 	Py_XDECREF(source);
-	Py_XDECREF(ext);
-	PyErr_Clear();
 }
 
 static const struct row *row_read_as(PyObject *name)

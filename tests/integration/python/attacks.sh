@@ -94,6 +94,13 @@ put "$X/cached/cmod.py" 'print("cmod ran")'
 compile_pyc "$X/cached/cmod.py" "$N/pycache/cmod.cpython-311.pyc" &&
 	chmod 0755 "$N/pycache/cmod.cpython-311.pyc"
 mount --bind "$N/pycache" "$X/cached/__pycache__" || not_ok "bind the noexec __pycache__"
+# The same cache under sys.pycache_prefix (PYTHONPYCACHEPREFIX) on the
+# noexec mount, where the import system looks for it first.  Run with -S:
+# with a prefix every module compiles its source, and Debian's
+# sitecustomize.py is a link to /etc, 0644, which policy 3 refuses.
+mkdir -p "$N/prefix$X/cached"
+compile_pyc "$X/cached/cmod.py" "$N/prefix$X/cached/cmod.cpython-311.pyc" &&
+	chmod 0755 "$N/prefix$X/cached/cmod.cpython-311.pyc"
 # A .pth file in the user site directory of a HOME on the noexec mount.
 mkdir -p "$N/home/.local/lib/python3.11/site-packages" "$N/site"
 put "$N/home/.local/lib/python3.11/site-packages/evil.pth" 'import sys; print("evil pth ran")'
@@ -169,6 +176,10 @@ log = none"
 		"cmod ran
 imported cmod" "" \
 		"${R[@]}" "$PY" "$X/try_import.py" --path "$X/cached" cmod
+	t "policy $p: sys.pycache_prefix on a noexec mount: the checked source is compiled instead" 0 \
+		"cmod ran
+imported cmod" "" \
+		env PYTHONPYCACHEPREFIX="$N/prefix" "${R[@]}" "$PY" -S "$X/try_import.py" --path "$X/cached" cmod
 	t "policy $p: PYTHONSTARTUP on a noexec mount" 126 "" "$(refused "$N/startup.py" "$m")" \
 		env PYTHONSTARTUP="$N/startup.py" "${R[@]}" "$PY" -q -i
 	t "policy $p: -m naming a noexec module" 126 "" "$(refused "$N/evil.py" "$m")" \
@@ -295,6 +306,24 @@ try:
     exec(compile(get_data(None, name), name, "exec"))
 except ImportError as e:
     print(f"{type(e).__name__}: {e}")'
+# The loaders read in C: a signal still interrupts a read that waits (a FIFO
+# whose writer never writes), as it does python3.11's.
+put "$X/signal_in_read.py" 'import importlib.machinery, os, signal, sys
+path = sys.argv[1]
+os.mkfifo(path)
+writer = os.open(path, os.O_RDWR)
+def alarm(signum, frame):
+    raise RuntimeError("interrupted")
+signal.signal(signal.SIGALRM, alarm)
+signal.setitimer(signal.ITIMER_REAL, 0.1)
+try:
+    importlib.machinery.SourceFileLoader("m", path).get_data(path)
+except RuntimeError as e:
+    print(e)'
+set_policy_file "policy = 1
+log = none" || not_ok "policy file"
+t "a signal interrupts a loader's read that waits" 0 "interrupted" "" \
+	timeout 60 "$PY" "$X/signal_in_read.py" "$X/fifo.py"
 set_policy_file "policy = 1
 audit = on
 log = stderr" || not_ok "policy file"

@@ -395,6 +395,19 @@ int compiled_as_read(PyObject *source, PyObject *filename)
 	       (!c.audit || how.audited);
 }
 
+static int ends_with_pyc(PyObject *name)
+{
+	static const char suffix[] = ".pyc";
+	Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+
+	if (n < 4)
+		return 0;
+	for (Py_ssize_t i = 0; i < 4; i++)
+		if (PyUnicode_READ_CHAR(name, n - 4 + i) != (Py_UCS4)suffix[i])
+			return 0;
+	return 1;
+}
+
 /*
  * FileLoader.get_data() for the two loaders of files: the bytes of path,
  * opened, checked and read here, as the open-code hook would (the same
@@ -454,11 +467,14 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 		Py_DECREF(name);
 		return NULL;
 	}
-	copy = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
-	if (copy)
-		remember_read(name, copy, how);
-	else
-		PyErr_Clear();
+	/* A cache file is unmarshalled, not compiled: no copy of it is kept. */
+	if (!ends_with_pyc(name)) {
+		copy = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
+		if (copy)
+			remember_read(name, copy, how);
+		else
+			PyErr_Clear();
+	}
 	if (code_read)
 		code_read(fd, name);
 	close(fd);

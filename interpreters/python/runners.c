@@ -12,8 +12,9 @@
  * here through a descriptor that passed the check.  Comparing the bytes,
  * not only checking the name, is what defeats a swap between the runner's
  * read and this check.  Imports compile the bytes that their loader read
- * through io.open_code() a moment before (checks.c, compiled_as_read),
- * which pass without a second read; a cached .pyc is not compiled at all.
+ * through a checked descriptor a moment before (checks.c,
+ * compiled_as_read), which pass without a second read; a cached .pyc is
+ * not compiled at all.
  *
  * Some modules of the standard library take code that is not a file:
  * timeit's statements on the command line, the prompts of code, asyncio
@@ -332,7 +333,7 @@ static int on_compile(PyObject *args)
 	fspath = PyOS_FSPath(filename);
 	if (!fspath)
 		return -1;
-	/* The import system compiles what its loader read through the hook. */
+	/* The import system compiles what its loader just read, checked. */
 	ret = compiled_as_read(source, fspath) ? 0 : check_compiled_file(source, fspath);
 	Py_DECREF(fspath);
 	return ret;

@@ -485,8 +485,8 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 static PyMethodDef checked_get_data_def = {
 	"get_data", checked_get_data, METH_VARARGS,
 	"get_data(self, path)\n--\n\n"
-	"Return the data from path as raw bytes, read through io.open_code()\n"
-	"so that trustedfor checks the file."
+	"Return the data from path as raw bytes, from a descriptor that\n"
+	"trustedfor checked, as io.open_code() opens it."
 };
 
 /* Returns 0 when the guard is in place, 1 when it cannot be yet, -1 on error. */

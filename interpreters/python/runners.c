@@ -248,7 +248,10 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 	if (!content) {
 		char why[128];
 
-		PyErr_Clear();
+		/* A signal handler's exception (Ctrl-C), or no memory: the
+		 * compile() fails with it, as python3.11's read would. */
+		if (PyErr_Occurred())
+			return -1;
 		snprintf(why, sizeof(why), "cannot be read: %s", strerror(err));
 		return refuse_file(filename, why);
 	}

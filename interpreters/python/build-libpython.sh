@@ -8,9 +8,10 @@
 #
 # Not part of the default build, of CI or of any test: it compiles CPython
 # twice (instrumented, then with the profile) and links it with LTO on one
-# core several times: 35 minutes on two shared cores with the "pgo" task,
-# 41 CPU minutes (bench/python.md).  Meson uses its product when configured
-# with -Dlibpython=$(interpreters/python/build-libpython.sh --tree).
+# core several times: 32 minutes on two cores with the "debian" task, 35
+# with the "pgo" task on shared ones (bench/python.md).  Meson uses its
+# product when configured with
+# -Dlibpython=$(interpreters/python/build-libpython.sh --tree).
 #
 #   interpreters/python/build-libpython.sh          build (or reuse) the tree
 #   interpreters/python/build-libpython.sh --tree   print the build directory
@@ -30,11 +31,12 @@
 #   TRUSTEDFOR_PYTHON_DIR   work directory (default /var/tmp/trustedfor-python)
 #   TRUSTEDFOR_PYTHON_JOBS  parallel make jobs (default: nproc)
 #   TRUSTEDFOR_PYTHON_PGO   the profile's training task: "debian" (default:
-#                           debian/rules' PROFILE_TASK, most of the test
-#                           suite, one test per process: an hour or more,
-#                           at a guess) or "pgo" (CPython's own --pgo subset,
-#                           what --enable-optimizations runs: 44 tests, two
-#                           runs of 2 minutes)
+#                           debian/rules' PROFILE_TASK, the test suite but
+#                           for the tests it excludes, one test per process:
+#                           399 tests, the code of python3.11's own build)
+#                           or "pgo" (CPython's own --pgo subset, what
+#                           --enable-optimizations runs: 44 tests, two runs
+#                           of 2 minutes)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -96,6 +96,22 @@ def main():
         ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
          "python3.11 under trusted-for run"),
     ]
+    # As the system's interpreter (imports.sh laid it over python3.11):
+    # Debian's binary and the control beside it in /usr/bin.
+    if os.environ.get("TF_BENCH_INSTALLED"):
+        ref, tp = "/usr/bin/python3.11-debian", "/usr/bin/python3.11"
+        control = "/usr/bin/python3.11-control"
+        configs = [
+            ("python3.11", [ref], p1, None),
+            ("control: CPython's main linked as trusted-python is", [control], p1, "python3.11"),
+            ("trusted-python, enforcement off (policy 1)", [tp], p1, "python3.11"),
+            ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3, "python3.11"),
+            ("python3.11 under trusted-for run", on + [ref], p1, None),
+            ("control under trusted-for run", on + [control], p1,
+             "python3.11 under trusted-for run"),
+            ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
+             "python3.11 under trusted-for run"),
+        ]
     # Another build of trusted-python (TF_BENCH_BASELINE: its build
     # directory, e.g. the previous commit's), interleaved with this one.
     before = os.environ.get("TF_BENCH_BASELINE")
@@ -215,9 +231,12 @@ def per_call(build):
     """The cost of one io.open_code() of a standard-library .pyc, in-process."""
     tp = os.path.join(build, "interpreters/python/trusted-python")
     tf = os.path.join(build, "tools/trusted-for")
+    ref = "/usr/bin/python3.11"
+    if os.environ.get("TF_BENCH_INSTALLED"):
+        ref, tp = "/usr/bin/python3.11-debian", "/usr/bin/python3.11"
     pyc = "/usr/lib/python3.11/__pycache__/os.cpython-311.pyc"
     rows = [
-        ("python3.11 (io.open, no check)", ["/usr/bin/python3.11"], "policy = 1\n"),
+        ("python3.11 (io.open, no check)", [ref], "policy = 1\n"),
         ("trusted-python, policy 0", [tp], "policy = 0\nlog = none\n"),
         ("trusted-python, policy 1, enforcement off", [tp], "policy = 1\nlog = none\n"),
         ("trusted-python, policy 1, enforcement on",

@@ -8,6 +8,11 @@
 # TF_BENCH_BASELINE=BUILDDIR adds another build's trusted-python;
 # TF_BENCH_PGO=BUILDDIR a build configured with -Dlibpython (its control and
 # trusted-python, linked to interpreters/python/build-libpython.sh's archive).
+# TF_BENCH_INSTALLED=1 measures BUILDDIR's trusted-python as the system's
+# interpreter instead: laid over /usr/bin/python3.11 (an overlay of /usr in
+# the same private namespace), against Debian's binary copied beside it as
+# /usr/bin/python3.11-debian (the same directory, so the same sys.prefix and
+# search paths) and the build's control as /usr/bin/python3.11-control.
 set -eu
 if [ $# -lt 1 ]; then
 	echo "usage: $0 BUILDDIR [ROUNDS]" >&2
@@ -26,6 +31,21 @@ trap 'umount -l "$work"; rmdir "$work"' EXIT
 mkdir "$work/etc-upper" "$work/etc-work"
 mount -t overlay trustedfor-etc \
 	-o "lowerdir=/etc,upperdir=$work/etc-upper,workdir=$work/etc-work" /etc
+ref=/usr/bin/python3.11
+if [ -n "${TF_BENCH_INSTALLED:-}" ]; then
+	if ldd "$build/interpreters/python/trusted-python" | grep -q libtrustedfor; then
+		echo "$0: TF_BENCH_INSTALLED: this trusted-python loads libtrustedfor.so.1" \
+			"through its build tree's RUNPATH, as no installed one does" >&2
+		exit 1
+	fi
+	mkdir "$work/usr-upper" "$work/usr-work"
+	mount -t overlay trustedfor-usr \
+		-o "lowerdir=/usr,upperdir=$work/usr-upper,workdir=$work/usr-work" /usr
+	ref=/usr/bin/python3.11-debian
+	cp -a /usr/bin/python3.11 "$ref"
+	cp "$build/interpreters/python/trusted-python" /usr/bin/python3.11
+	cp "$build/interpreters/python/python-main-control" /usr/bin/python3.11-control
+fi
 # Same conditions for both: Debian's compiled .pyc files, none written.
 export PYTHONDONTWRITEBYTECODE=1
 unset PYTHONPATH PYTHONSTARTUP TRUSTEDFOR_ENFORCE
@@ -33,10 +53,12 @@ unset PYTHONPATH PYTHONSTARTUP TRUSTEDFOR_ENFORCE
 echo "## trusted-python: start-up and standard-library imports"
 echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
 	"($(getconf _NPROCESSORS_ONLN) CPUs)"
-echo "kernel: $(uname -sr); python: $(/usr/bin/python3.11 -VV | tr '\n' ' ')"
+echo "kernel: $(uname -sr); python: $("$ref" -VV | tr '\n' ' ')"
+[ -z "${TF_BENCH_INSTALLED:-}" ] ||
+	echo "installed: trusted-python as /usr/bin/python3.11, Debian's as $ref"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); rounds: $rounds"
 echo "load average before: $(cut -d" " -f1-3 /proc/loadavg)"
 echo
-/usr/bin/python3.11 "$here/imports.py" "$build" "$work" "$rounds"
+"$ref" "$here/imports.py" "$build" "$work" "$rounds"
 echo
 echo "load average after: $(cut -d" " -f1-3 /proc/loadavg)"

@@ -71,17 +71,27 @@ def write_workloads(work):
     return startup, imports, compiled
 
 
+def interpreters(build):
+    """Debian's python3.11, trusted-python and the control, as run here."""
+    if os.environ.get("TF_BENCH_INSTALLED"):
+        # imports.sh laid the build over /usr/bin/python3.11, Debian's
+        # binary and the control beside it.
+        return ("/usr/bin/python3.11-debian", "/usr/bin/python3.11",
+                "/usr/bin/python3.11-control")
+    return ("/usr/bin/python3.11",
+            os.path.join(build, "interpreters/python/trusted-python"),
+            os.path.join(build, "interpreters/python/python-main-control"))
+
+
 def main():
     build, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    tp = os.path.join(build, "interpreters/python/trusted-python")
+    ref, tp, control = interpreters(build)
     tf = os.path.join(build, "tools/trusted-for")
-    ref = "/usr/bin/python3.11"
     on = [tf, "run", "--restrict-file", "--"]
     p1 = "policy = 1\nlog = none\n"
     p3 = "policy = 3\nlog = none\n"
     p0 = "policy = 0\nlog = none\n"
     startup, imports, compiled = write_workloads(work)
-    control = os.path.join(build, "interpreters/python/python-main-control")
     control_shared = os.path.join(build, "bench/python-main-control-shared")
     # (name, command, policy file, the row it is compared with)
     configs = [
@@ -96,22 +106,6 @@ def main():
         ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
          "python3.11 under trusted-for run"),
     ]
-    # As the system's interpreter (imports.sh laid it over python3.11):
-    # Debian's binary and the control beside it in /usr/bin.
-    if os.environ.get("TF_BENCH_INSTALLED"):
-        ref, tp = "/usr/bin/python3.11-debian", "/usr/bin/python3.11"
-        control = "/usr/bin/python3.11-control"
-        configs = [
-            ("python3.11", [ref], p1, None),
-            ("control: CPython's main linked as trusted-python is", [control], p1, "python3.11"),
-            ("trusted-python, enforcement off (policy 1)", [tp], p1, "python3.11"),
-            ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3, "python3.11"),
-            ("python3.11 under trusted-for run", on + [ref], p1, None),
-            ("control under trusted-for run", on + [control], p1,
-             "python3.11 under trusted-for run"),
-            ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
-             "python3.11 under trusted-for run"),
-        ]
     # Another build of trusted-python (TF_BENCH_BASELINE: its build
     # directory, e.g. the previous commit's), interleaved with this one.
     before = os.environ.get("TF_BENCH_BASELINE")
@@ -229,11 +223,8 @@ print(f"{best:.2f}")
 
 def per_call(build):
     """The cost of one io.open_code() of a standard-library .pyc, in-process."""
-    tp = os.path.join(build, "interpreters/python/trusted-python")
+    ref, tp, _ = interpreters(build)
     tf = os.path.join(build, "tools/trusted-for")
-    ref = "/usr/bin/python3.11"
-    if os.environ.get("TF_BENCH_INSTALLED"):
-        ref, tp = "/usr/bin/python3.11-debian", "/usr/bin/python3.11"
     pyc = "/usr/lib/python3.11/__pycache__/os.cpython-311.pyc"
     rows = [
         ("python3.11 (io.open, no check)", [ref], "policy = 1\n"),

@@ -98,6 +98,8 @@ struct tf_uid_map {
 	uint32_t inside[TF_UID_MAP_MAX], outside[TF_UID_MAP_MAX],
 		count[TF_UID_MAP_MAX];
 };
+/* 1: the identity map, 0: another, -1: unreadable (why says). */
+int tf_uid_map_identity(char *why, size_t size);
 int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size);
 int tf_uid_map_parse(const char *buf, struct tf_uid_map *m);
 int tf_uid_map_is_identity(const struct tf_uid_map *m);

@@ -209,25 +209,24 @@ int tf_policy_parse(const char *buf, size_t len, struct tf_policy_file *c)
 }
 
 /*
- * Root of the initial user namespace, and nobody else, owns the file: in a
- * namespace of their own a user's files show as uid 0, and a file of the
- * real root shows as the overflow uid.  Only an identity map proves that
- * the uid fstat() shows is the initial namespace's (userns.c says why).
+ * What the map is and where uid comes from, for the message: only in a user
+ * namespace, so the room for the whole map is taken only there (noinline
+ * keeps it out of the frames every process starts with).
  */
-static int check_root(uid_t uid, struct tf_policy_file *c)
+__attribute__((noinline)) static int not_initial(uid_t uid, int absent,
+						  struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], map[96], out[32];
 	struct tf_uid_map m;
 	uint32_t outside;
 
 	if (tf_uid_map_read(&m, why, sizeof(why)) < 0)
-		return fail(c, "%s", why);
-	if (tf_uid_map_is_identity(&m)) {
-		if (uid != 0)
-			return fail(c, "owned by uid %u, not root", (unsigned int)uid);
-		return 0;
-	}
+		return fail(c, "%s%s", absent ? "absent, and " : "", why);
 	tf_uid_map_describe(&m, map, sizeof(map));
+	if (absent)
+		return fail(c, "absent, in a user namespace (uid_map %.60s) where "
+			       "a mount can hide it",
+			    map);
 	if (tf_uid_map_outside(&m, (uint32_t)uid, &outside) == 0)
 		snprintf(out, sizeof(out), "uid %u", outside);
 	else
@@ -238,27 +237,47 @@ static int check_root(uid_t uid, struct tf_policy_file *c)
 }
 
 /*
+ * Root of the initial user namespace, and nobody else, owns the file: in a
+ * namespace of their own a user's files show as uid 0, and a file of the
+ * real root shows as the overflow uid.  Only an identity map proves that
+ * the uid fstat() shows is the initial namespace's (userns.c says why).
+ */
+static int check_root(uid_t uid, struct tf_policy_file *c)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+
+	switch (tf_uid_map_identity(why, sizeof(why))) {
+	case 1:
+		if (uid != 0)
+			return fail(c, "owned by uid %u, not root", (unsigned int)uid);
+		return 0;
+	case 0:
+		return not_initial(uid, 0, c);
+	}
+	return fail(c, "%s", why);
+}
+
+/*
  * No file means the defaults, but only where this process sees the
  * system's mounts: in a user namespace of their own, a user can mount over
  * /etc and hide the file, so there its absence fails closed.
  */
 static void absent(struct tf_policy_file *c)
 {
-	char why[TRUSTED_FOR_MESSAGE_MAX], map[96];
-	struct tf_uid_map m;
+	char why[TRUSTED_FOR_MESSAGE_MAX];
 
-	if (tf_uid_map_read(&m, why, sizeof(why)) < 0) {
-		fail(c, "absent, and %s", why);
-	} else if (!tf_uid_map_is_identity(&m)) {
-		tf_uid_map_describe(&m, map, sizeof(map));
-		fail(c, "absent, in a user namespace (uid_map %.60s) where a mount "
-			"can hide it",
-		     map);
+	switch (tf_uid_map_identity(why, sizeof(why))) {
+	case 1:
+		return;
+	case 0:
+		not_initial(0, 1, c);
+		return;
 	}
+	fail(c, "absent, and %s", why);
 }
 
 /* The descriptor must be something only root could have written. */
-static int check_owner(int fd, struct tf_policy_file *c)
+static int check_owner(int fd, off_t *size, struct tf_policy_file *c)
 {
 	char text[128];
 	struct stat st;
@@ -272,6 +291,7 @@ static int check_owner(int fd, struct tf_policy_file *c)
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		return fail(c, "writable by group or others (mode %04o)",
 			    (unsigned int)(st.st_mode & 07777));
+	*size = st.st_size;
 	return 0;
 }
 
@@ -279,8 +299,9 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], text[128];
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, asked;
 	ssize_t n = 0;
+	off_t size = 0;
 	int fd;
 
 	tf_policy_file_defaults(c);
@@ -293,7 +314,7 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 			fail(c, "cannot open: %s", errno == ELOOP ? "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
 		goto out;
 	}
-	if (check_owner(fd, c) < 0)
+	if (check_owner(fd, &size, c) < 0)
 		goto out;
 	/* One byte more than allowed, so that the parser sees an overlong file. */
 	buf = malloc(TF_POLICY_FILE_MAX + 1);
@@ -301,13 +322,21 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 		fail(c, "out of memory");
 		goto out;
 	}
+	/*
+	 * A regular file reads short only at its end, so a short read needs
+	 * no second read to say so; the size fstat() gave keeps the loop
+	 * going on a filesystem that reads short before the end.
+	 */
 	while (len <= TF_POLICY_FILE_MAX) {
-		n = read(fd, buf + len, TF_POLICY_FILE_MAX + 1 - len);
+		asked = TF_POLICY_FILE_MAX + 1 - len;
+		n = read(fd, buf + len, asked);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
+		if ((size_t)n < asked && (off_t)len >= size)
+			break;
 	}
 	if (n < 0)
 		fail(c, "cannot read: %s", tf_strerror(errno, text, sizeof(text)));

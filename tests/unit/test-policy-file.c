@@ -329,6 +329,56 @@ static void uid_maps(void)
 }
 
 /*
+ * The first line of the map answers as the whole map does: in this process,
+ * in a user namespace whose map is not written yet, and in one mapping only
+ * the user's own uid.  uid_maps() above covers the parser; these read the
+ * kernel's own file.
+ */
+static void identity_agrees(const char *where)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX] = "", why_all[TRUSTED_FOR_MESSAGE_MAX] = "";
+	struct tf_uid_map m;
+	int first = tf_uid_map_identity(why, sizeof(why));
+	int all = tf_uid_map_read(&m, why_all, sizeof(why_all)) < 0 ? -1 :
+									 tf_uid_map_is_identity(&m);
+
+	tap_ok(first == all && first >= 0, "uid_map %s: first line says %d, whole map %d",
+	       where, first, all);
+	if (first < 0 || all < 0)
+		printf("#   <%s> <%s>\n", why, why_all);
+}
+
+static void identity_in_userns(void *arg)
+{
+	char map[64];
+	int fd, mapped = arg != NULL;
+	uid_t uid = getuid();
+
+	if (unshare(CLONE_NEWUSER) < 0) {
+		tap_not_run("uid_map in a user namespace", "unshare(CLONE_NEWUSER) refused");
+		return;
+	}
+	if (mapped) {
+		snprintf(map, sizeof(map), "0 %u 1\n", (unsigned int)uid);
+		fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, map, strlen(map)) != (ssize_t)strlen(map))
+			tap_bail("uid_map");
+		close(fd);
+	}
+	identity_agrees(mapped ? "in a namespace mapping one uid" :
+				 "in a namespace not mapped yet");
+	tap_ok(tf_uid_map_identity(map, sizeof(map)) == 0,
+	       "uid_map %s: not the identity", mapped ? "mapping one uid" : "not mapped yet");
+}
+
+static void identity_first_line(void)
+{
+	identity_agrees("of this process");
+	tap_in_child(identity_in_userns, NULL);
+	tap_in_child(identity_in_userns, "mapped");
+}
+
+/*
  * A process that only calls trusted_for() never asks for the policy, and
  * must still say, once, why its policy file fails closed.
  */
@@ -374,6 +424,7 @@ int main(void)
 	parse_prefixes();
 	parse_sizes();
 	uid_maps();
+	identity_first_line();
 	root = tap_private_namespace(dir, sizeof(dir));
 	if (root < 0)
 		tap_not_run("policy file loading", "needs root or user namespaces");

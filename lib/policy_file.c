@@ -299,7 +299,7 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], text[128];
 	char *buf = NULL;
-	size_t len = 0, asked;
+	size_t len = 0, cap;
 	ssize_t n = 0;
 	off_t size = 0;
 	int fd;
@@ -316,30 +316,36 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 	}
 	if (check_owner(fd, &size, c) < 0)
 		goto out;
-	/* One byte more than allowed, so that the parser sees an overlong file. */
-	buf = malloc(TF_POLICY_FILE_MAX + 1);
+	if (size > TF_POLICY_FILE_MAX) {
+		fail(c, "larger than %d bytes", TF_POLICY_FILE_MAX);
+		goto out;
+	}
+	/*
+	 * Room for the size fstat() gave and one byte more, which only a file
+	 * that grew since fills.  (Room for the largest file allowed would grow
+	 * the heap and give it back at every start: glibc trims a free top
+	 * that large.)  A regular file reads short only at its end, so the
+	 * read that reaches the size needs no second one to say so; the loop
+	 * goes on where a filesystem reads short before it.
+	 */
+	cap = (size_t)size + 1;
+	buf = malloc(cap);
 	if (!buf) {
 		fail(c, "out of memory");
 		goto out;
 	}
-	/*
-	 * A regular file reads short only at its end, so a short read needs
-	 * no second read to say so; the size fstat() gave keeps the loop
-	 * going on a filesystem that reads short before the end.
-	 */
-	while (len <= TF_POLICY_FILE_MAX) {
-		asked = TF_POLICY_FILE_MAX + 1 - len;
-		n = read(fd, buf + len, asked);
+	while (len < cap && len != (size_t)size) {
+		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
-		if ((size_t)n < asked && (off_t)len >= size)
-			break;
 	}
 	if (n < 0)
 		fail(c, "cannot read: %s", tf_strerror(errno, text, sizeof(text)));
+	else if (len > (size_t)size)
+		fail(c, "grew while it was read (incomplete)");
 	else
 		tf_policy_parse(buf, len, c);
 out:

@@ -36,7 +36,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #include <trustedfor.h>
 
@@ -51,15 +50,15 @@ enum {
 
 /* Paths under the standard library directory. */
 static const struct row {
-	const wchar_t *path;
+	const char *path;
 	const char *module; /* names the refusal */
 	int what;
 } rows[] = {
-	{ L"timeit.py", "timeit", RUNS_ARGV },
-	{ L"code.py", "code", RUNS_STDIN },
-	{ L"asyncio/__main__.py", "asyncio", RUNS_STDIN },
-	{ L"pdb.py", "pdb", RUNS_ARGV | READS_CODE },
-	{ L"doctest.py", "doctest", READS_CODE },
+	{ "timeit.py", "timeit", RUNS_ARGV },
+	{ "code.py", "code", RUNS_STDIN },
+	{ "asyncio/__main__.py", "asyncio", RUNS_STDIN },
+	{ "pdb.py", "pdb", RUNS_ARGV | READS_CODE },
+	{ "doctest.py", "doctest", READS_CODE },
 };
 
 static int in_repl;
@@ -396,16 +395,16 @@ static void learn_identities(void)
 		dirs[1] = NULL;
 	for (size_t d = 0; d < 2 && dirs[d]; d++)
 		for (size_t i = 0; i < ROWS; i++) {
-			const wchar_t *slash = wcsrchr(rows[i].path, L'/');
+			const char *slash = strrchr(rows[i].path, '/');
 			int sub = slash ? (int)(slash - rows[i].path) + 1 : 0;
-			const wchar_t *base = rows[i].path + sub;
-			int stem = (int)wcslen(base) - 3; /* less ".py" */
+			const char *base = rows[i].path + sub;
+			int stem = (int)strlen(base) - 3; /* less ".py" */
 
 			for (size_t v = 0; v < 4; v++) {
 				if (!variants[v])
-					snprintf(path, sizeof(path), "%s/%ls", dirs[d], rows[i].path);
+					snprintf(path, sizeof(path), "%s/%s", dirs[d], rows[i].path);
 				else
-					snprintf(path, sizeof(path), "%s/%.*ls__pycache__/%.*ls." CACHE_TAG "%s.pyc",
+					snprintf(path, sizeof(path), "%s/%.*s__pycache__/%.*s." CACHE_TAG "%s.pyc",
 						 dirs[d], sub, rows[i].path, stem, base, variants[v]);
 				learn(path, i);
 			}

@@ -14,7 +14,9 @@
 # of asking.  Each round starts every configuration of every workload once,
 # in turn, so that drift in the machine hits them alike.  Prints a Markdown
 # table: median and mean wall time per process, and the difference from the
-# stock shell, in all and per sourced file.
+# stock shell, in all and per sourced file; then start-up again, each shell
+# started by posix_spawn() with no shell around it (TF_BENCH_SPAWNS times,
+# 2000 by default), and what the library's decision per file costs.
 set -eu
 build=$(realpath "${1:-build}")
 files=${2:-300}
@@ -115,6 +117,40 @@ for w in "${!workloads[@]}"; do
 		echo "| ${wnames[$w]} | $label | $med | $mean | $rel | $per |"
 	done
 done
+
+# Start-up again, without the bash that times the rows above (its fork and
+# exec dilute every percentage there): each shell started by posix_spawn()
+# and reaped by wait4(), under policy 1 with nothing enforced, the policy
+# file of a deployed system; medians of wall time, of the CPU time the
+# shell used, and of its minor page faults.
+spawns=${TF_BENCH_SPAWNS:-2000}
+setpol 1 none
+labels=() cmds=()
+for sh in dash bash; do
+	labels+=("$sh") cmds+=(-- "/bin/$sh" "$dir/empty.sh")
+	labels+=("trusted-$sh") cmds+=(-- "$build/shells/trusted-$sh" "$dir/empty.sh")
+	[ -z "$before" ] && continue
+	labels+=("baseline trusted-$sh") cmds+=(-- "$before/shells/trusted-$sh" "$dir/empty.sh")
+done
+"$build/bench/shells-startup" "$spawns" "${cmds[@]}" >"$TF_TMP/startup"
+echo
+echo "Start-up by posix_spawn(), $spawns each, policy 1, nothing enforced; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| shell | wall us | vs stock | CPU us | vs stock | page faults |"
+echo "|---|---:|---:|---:|---:|---:|"
+i=0
+while read -r wall cpu faults; do
+	label=${labels[$i]}
+	i=$((i + 1))
+	case $label in
+	dash | bash) bw=$wall bc=$cpu rw=baseline rc=baseline ;;
+	*)
+		rw=$(awk -v a="$wall" -v b="$bw" 'BEGIN { printf "%+.1f%%", (a - b) / b * 100 }')
+		rc=$(awk -v a="$cpu" -v b="$bc" 'BEGIN { printf "%+.1f%%", (a - b) / b * 100 }')
+		;;
+	esac
+	echo "| $label | $wall | $rw | $cpu | $rc | $faults |"
+done <"$TF_TMP/startup"
 
 # Where the per-file cost goes: the library's decision on one of the sourced
 # files and each system call it makes, under policy 1 with nothing enforced;

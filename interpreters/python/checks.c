@@ -88,12 +88,16 @@ static int make_not_trusted_error(void)
 	return not_trusted_error ? 0 : -1;
 }
 
+void (*on_refusal)(void);
+
 /* Raise NotTrustedError(message, path=path). */
 void raise_not_trusted(const char *message, PyObject *path)
 {
 	PyObject *msg, *args = NULL, *kwargs = NULL, *exc = NULL;
 
 	snprintf(last_refusal, sizeof(last_refusal), "%s", message);
+	if (on_refusal)
+		on_refusal();
 	if (make_not_trusted_error() < 0)
 		return;
 	/* The message holds the path's bytes, which need not be UTF-8. */

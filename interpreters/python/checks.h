@@ -41,8 +41,9 @@ void check_entry_points(const PyConfig *config);
 /* Interactive code from fd (or -1) named what: allowed, or the end. */
 void check_interactive_or_exit(const char *what, int fd);
 
-/* Raise NotTrustedError(message, path=path). */
+/* Raise NotTrustedError(message, path=path), after calling on_refusal. */
 void raise_not_trusted(const char *message, PyObject *path);
+extern void (*on_refusal)(void);
 
 /*
  * Open path once, check that descriptor, and return it, or -1 with a Python

@@ -40,25 +40,31 @@ extern const char *_Py_GetEnv(int use_environment, const char *name);
 /*
  * When a refused file stops the interpreter's start, CPython also dumps its
  * whole path configuration to stderr; the refusal's one line is all there
- * is to say.  What the start writes to stderr is held in a memfd and
- * replayed afterwards, unless a refusal ended it.  Returns the saved stderr,
- * or -1 when nothing is held.
+ * is to say.  From the start's first refusal on, what it writes to stderr
+ * is held in a memfd, and replayed afterwards unless a refusal ended the
+ * start.  A start without a refusal, every ordinary one, holds nothing and
+ * pays nothing.  held_stderr is the saved stderr while one is held.
  */
-static int hold_stderr(void)
-{
-	int held = memfd_create("trusted-python-stderr", MFD_CLOEXEC);
-	int saved = held < 0 ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+static int held_stderr = -1;
 
+static void hold_stderr(void)
+{
+	int held, saved;
+
+	if (held_stderr >= 0)
+		return;
+	held = memfd_create("trusted-python-stderr", MFD_CLOEXEC);
+	saved = held < 0 ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 	fflush(stderr);
 	if (saved < 0 || dup2(held, STDERR_FILENO) < 0) {
 		if (saved >= 0)
 			close(saved);
 		if (held >= 0)
 			close(held);
-		return -1;
+		return;
 	}
 	close(held);
-	return saved;
+	held_stderr = saved;
 }
 
 static void release_stderr(int saved, int replay)
@@ -732,7 +738,7 @@ int main(int argc, char **argv)
 	PyPreConfig preconfig;
 	PyConfig config;
 	PyStatus status;
-	int held, refused_at_start, exitcode;
+	int refused_at_start, exitcode;
 
 	set_program_name(argc > 0 ? argv[0] : NULL);
 
@@ -761,12 +767,14 @@ int main(int argc, char **argv)
 
 	check_entry_points(&config);
 
-	held = hold_stderr();
+	on_refusal = hold_stderr;
 	status = Py_InitializeFromConfig(&config);
+	on_refusal = NULL;
 	PyConfig_Clear(&config);
 	refused_at_start = PyStatus_Exception(status) && last_refusal[0] &&
 			   !PyStatus_IsExit(status);
-	release_stderr(held, !refused_at_start);
+	release_stderr(held_stderr, !refused_at_start);
+	held_stderr = -1;
 	if (PyStatus_Exception(status)) {
 		/* A .pth file, a startup module or the standard library itself
 		 * (policy 3 on Debian) was refused. */

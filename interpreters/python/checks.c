@@ -182,20 +182,19 @@ int open_checked(PyObject *path, int *open_errno)
 	int fd = open_and_check(path, open_errno, &how);
 
 	if (fd >= 0 && code_read)
-		code_read(fd, path);
+		code_read(fd, NULL, path);
 	return fd;
 }
 
-PyObject *read_all(int fd)
+PyObject *read_all(int fd, struct stat *st)
 {
 	PyObject *data;
-	struct stat st;
 	size_t size, len = 0;
 	ssize_t n;
 
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, st) < 0)
 		return NULL;
-	size = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	size = st->st_size > 0 ? (size_t)st->st_size + 1 : 4096;
 	data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
 	if (!data)
 		return NULL;
@@ -439,6 +438,7 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 {
 	PyObject *self, *path, *str, *name, *data, *copy;
 	struct read_check how;
+	struct stat st;
 	int fd, open_errno;
 
 	(void)module;
@@ -462,7 +462,7 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 		Py_DECREF(name);
 		return NULL;
 	}
-	data = read_all(fd);
+	data = read_all(fd, &st);
 	if (!data) {
 		if (!PyErr_Occurred())
 			PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name);
@@ -479,7 +479,7 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 			PyErr_Clear();
 	}
 	if (code_read)
-		code_read(fd, name);
+		code_read(fd, &st, name);
 	close(fd);
 	Py_DECREF(name);
 	return data;

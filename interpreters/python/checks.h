@@ -7,6 +7,7 @@
 #define TRUSTED_PYTHON_CHECKS_H
 
 #include <Python.h>
+#include <sys/stat.h>
 
 #include <trustedfor.h>
 
@@ -27,8 +28,11 @@ void set_program_name(const char *argv0);
  * or -1.
  */
 typedef int (*audit_fn)(const char *event, PyObject *args);
-/* Told of every code file read, once its descriptor passed the check. */
-typedef void (*read_fn)(int fd, PyObject *path);
+/*
+ * Told of every code file read, once its descriptor passed the check; st is
+ * the descriptor's fstat() when the reader made one, else NULL.
+ */
+typedef void (*read_fn)(int fd, const struct stat *st, PyObject *path);
 int install_checks(audit_fn runners, read_fn code_read);
 
 /*
@@ -75,10 +79,10 @@ PyObject *source_of_cache(PyObject *path);
 
 /*
  * The whole file behind fd, or NULL with errno, or with an exception (no
- * memory; a signal handler's, when a read was interrupted).  Other threads
- * run while it reads.
+ * memory; a signal handler's, when a read was interrupted); *st is the
+ * fstat() it sized the buffer by.  Other threads run while it reads.
  */
-PyObject *read_all(int fd);
+PyObject *read_all(int fd, struct stat *st);
 
 /* An opener for io.open(): opens read-only, checks the descriptor. */
 extern PyMethodDef checked_opener_def;

@@ -208,6 +208,7 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 {
 	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
 	PyObject *bytes = NULL, *content;
+	struct stat st;
 	int fd, err = 0, allowed, same;
 
 	if (!PyUnicode_FSConverter(filename, &bytes))
@@ -234,14 +235,14 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
 		raise_not_trusted(v.message, filename);
 		return -1;
 	}
-	runner_code_read(fd, filename);
+	runner_code_read(fd, NULL, filename);
 	/* A file that passed the check, or nothing enforced (the check logged). */
 	if (!enforced(TRUSTED_FOR_ENFORCE_FILE)) {
 		close(fd);
 		return 0;
 	}
 	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	content = read_all(fd);
+	content = read_all(fd, &st);
 	err = errno;
 	close(fd);
 	if (!content) {
@@ -494,13 +495,15 @@ out:
 	PyErr_Clear();
 }
 
-void runner_code_read(int fd, PyObject *path)
+void runner_code_read(int fd, const struct stat *st, PyObject *path)
 {
 	const struct row *row;
 	PyObject *source;
-	struct stat st;
+	struct stat own;
 
-	if (fstat(fd, &st) < 0 || !(row = row_for_file(fd, &st)) || !PyUnicode_Check(path))
+	if (!st && fstat(fd, &own) < 0)
+		return;
+	if (!(row = row_for_file(fd, st ? st : &own)) || !PyUnicode_Check(path))
 		return;
 	remember_name(path, (size_t)(row - rows));
 	source = source_of_cache(path);

@@ -28,8 +28,9 @@ int runner_script(int fd, PyObject *main_dict);
 /*
  * A code file was read from fd under path, once the descriptor passed the
  * check: when it is one of those modules' files, that name stays its own.
+ * st is fd's fstat() when the reader made one, else NULL.
  */
-void runner_code_read(int fd, PyObject *path);
+void runner_code_read(int fd, const struct stat *st, PyObject *path);
 
 /* The read-eval-print loop is running: its errors are printed, not fatal. */
 void runner_in_repl(int on);

@@ -90,6 +90,8 @@ int tf_uid_map_identity(char *why, size_t size)
 
 	if (fd < 0)
 		return -1;
+	/* Cleared: a read faked to succeed without filling it finds no line. */
+	memset(buf, 0, sizeof(buf));
 	do
 		n = read(fd, buf, sizeof(buf) - 1);
 	while (n < 0 && errno == EINTR);
@@ -120,6 +122,7 @@ int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)
 
 	if (fd < 0)
 		return -1;
+	memset(buf, 0, sizeof(buf));
 	do {
 		n = read(fd, buf + len, sizeof(buf) - 1 - len);
 		if (n > 0)

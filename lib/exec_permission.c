@@ -111,20 +111,31 @@ static int in_group(const struct creds *c, gid_t gid)
  * ambiguity is taken as unmapped (a denial), except in the initial
  * namespace, where every id is mapped.
  */
+/* A procfs file as a stream, opened as procfs.c opens them. */
+static FILE *proc_stream(const char *path)
+{
+	int fd = tf_proc_open(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 static int id_mapped(const char *map_path, const char *overflow_path,
 		     unsigned int id)
 {
 	char line[128];
 	unsigned long inside, outside, count, overflow = 65534;
 	int mapped = 0, initial = 0;
-	FILE *f = fopen(overflow_path, "re");
+	FILE *f = proc_stream(overflow_path);
 
 	if (f) {
 		if (fscanf(f, "%lu", &overflow) != 1)
 			overflow = 65534;
 		fclose(f);
 	}
-	f = fopen(map_path, "re");
+	f = proc_stream(map_path);
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -141,9 +152,9 @@ static int id_mapped(const char *map_path, const char *overflow_path,
 
 static int owner_mapped(const struct stat *st)
 {
-	return id_mapped("/proc/self/uid_map", "/proc/sys/kernel/overflowuid",
+	return id_mapped("self/uid_map", "sys/kernel/overflowuid",
 			 (unsigned int)st->st_uid) &&
-	       id_mapped("/proc/self/gid_map", "/proc/sys/kernel/overflowgid",
+	       id_mapped("self/gid_map", "sys/kernel/overflowgid",
 			 (unsigned int)st->st_gid);
 }
 

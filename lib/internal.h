@@ -11,10 +11,11 @@
  *   log.c              the way out: the log function, its target, strerror
  *   ../shared/printable.c  what reaches a terminal or a log line
  *   filesystems.c      which filesystems hold code, by f_type
+ *   procfs.c           a file of procfs that no mount stands in for, and
+ *                      opens that a filter cannot forge
  *   mount_point.c      the mount point of a descriptor, for messages
  *   mount_namespace.c  is a descriptor's mount one of this process's
  *   exec_permission.c  may the effective credentials execute the file
- *   procfs.c           a file of procfs that no mount stands in for
  *   userns.c           this process's uid map
  *   check.c            the kernel probe and the check's three backends
  *   policy_file.c      the policy file: its syntax, owner and contents
@@ -90,6 +91,10 @@ int tf_mount_namespace_of(uint64_t mount_id);
 /* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
  * the way) with errno. */
 int tf_proc_open(const char *path);
+/* Whether descriptor 0 is open, asked before an open whose result
+ * tf_unforged() then judges: fd, or -1 (EBADF) when a filter forged it. */
+int tf_fd0_open(void);
+int tf_unforged(int fd, int fd0_was_open);
 
 /* userns.c: this process's uid map, read so that no mount can fake it. */
 #define TF_UID_MAP_MAX 340

@@ -302,11 +302,13 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 	size_t len = 0, cap;
 	ssize_t n = 0;
 	off_t size = 0;
-	int fd;
+	int fd, fd0_was_open;
 
 	tf_policy_file_defaults(c);
 	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	fd0_was_open = tf_fd0_open();
+	fd = tf_unforged(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK),
+			 fd0_was_open);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			absent(c);

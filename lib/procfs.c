@@ -21,21 +21,32 @@
 #include "missing.h"
 
 /*
- * A filter can make open() "succeed" with 0, which is then whatever the
- * process has as its standard input.  A real open returns 0..2 only when
- * those are closed (a daemon's), and the descriptor it makes is close-on-
- * exec, which no inherited one is (it would not have survived the exec)
- * and which a forged fcntl() cannot say (a filter answers 0 or an error).
+ * A filter can make open() "succeed" with 0 without opening anything, and
+ * 0 is then whatever the process holds there: an inherited standard input,
+ * or a file the process opened itself because standard input was closed at
+ * its start (a script the attacker wrote, say).  A real open returns only a
+ * descriptor that was free, so the caller asks first whether 0 is open
+ * (tf_fd0_open()), and a 0 while it was is forged.  A real open returns 0..2
+ * only when they were closed (a daemon's), and the descriptor it makes is
+ * close-on-exec, which no inherited one is (it would not have survived the
+ * exec) and no forged fcntl() says (a filter answers 0 or an error).
  */
-static int refuse_forged(int fd)
+int tf_fd0_open(void)
+{
+	return fcntl(STDIN_FILENO, F_GETFD) >= 0;
+}
+
+int tf_unforged(int fd, int fd0_was_open)
 {
 	int flags;
 
 	if (fd < 0 || fd > 2)
 		return fd;
-	flags = fcntl(fd, F_GETFD);
-	if (flags > 0 && (flags & FD_CLOEXEC))
-		return fd;
+	if (fd > 0 || !fd0_was_open) {
+		flags = fcntl(fd, F_GETFD);
+		if (flags > 0 && (flags & FD_CLOEXEC))
+			return fd;
+	}
 	errno = EBADF;
 	return -1;
 }
@@ -47,9 +58,10 @@ int tf_proc_open(const char *path)
 		.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
 	};
 	struct statfs sfs;
-	int proc, fd, error;
+	int fd0_was_open = tf_fd0_open(), proc, fd, error;
 
-	proc = refuse_forged(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+	proc = tf_unforged(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW),
+			   fd0_was_open);
 	if (proc < 0)
 		return -1;
 	/* Poisoned: a filter that fakes success without filling it fails. */
@@ -59,7 +71,8 @@ int tf_proc_open(const char *path)
 		errno = EXDEV;
 		return -1;
 	}
-	fd = refuse_forged((int)syscall(SYS_openat2, proc, path, &how, sizeof(how)));
+	fd = tf_unforged((int)syscall(SYS_openat2, proc, path, &how, sizeof(how)),
+			 fd0_was_open || proc == 0);
 	error = errno;
 	close(proc);
 	errno = error;

@@ -18,6 +18,9 @@
  *   seccomp=N    seccomp() returns N (ENOSYS: a kernel without the call,
  *                which cannot load a filter on every thread at once), so
  *                that a session cannot be confined
+ *   openat2=N    openat2() (procfs.c's opens below /proc) returns N: with
+ *                standard input closed at the start, a forged 0 names the
+ *                first file the process opened itself
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,7 +60,7 @@ int main(int argc, char **argv)
 	int rc, n;
 
 	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|unenforce|setsecurebits|seccomp=ANSWER COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|unenforce|setsecurebits|seccomp|openat2=ANSWER COMMAND [ARG...]\n");
 		return 2;
 	}
 	n = answer(eq + 1);
@@ -86,6 +89,8 @@ int main(int argc, char **argv)
 				      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECUREBITS));
 	else if (!strncmp(argv[1], "seccomp=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 0);
+	else if (!strncmp(argv[1], "openat2=", 8))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(openat2), 0);
 	else
 		rc = -EINVAL;
 	if (rc < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||

@@ -14,6 +14,7 @@ unset TRUSTEDFOR_ENFORCE
 inc=$TF_BUILD/interpreters/inc/inc
 lua=$TF_BUILD/interpreters/lua/trusted-lua
 TF=$TF_BUILD/tools/trusted-for
+forge=$TF_BUILD/tests/forge-answer
 set_policy_file - || { not_ok "hide the host's policy file"; done_testing; }
 make_mounts || { not_ok "mount the test tmpfs"; done_testing; }
 noex=$TF_TMP/noexec
@@ -61,7 +62,7 @@ in_userns() {
 	shift
 	local as=()
 	[ "$who" = nobody ] && as=(as_nobody)
-	"${as[@]}" env TF="$TF" inc="$inc" lua="$lua" noex="$noex" \
+	"${as[@]}" env TF="$TF" inc="$inc" lua="$lua" noex="$noex" forge="$forge" \
 		libdir="$TF_BUILD/lib" \
 		policy=$'trustedfor-policy 1\nenforce = none\nend' \
 		unshare -Urm bash -c "$1"
@@ -101,6 +102,16 @@ for who in root nobody; do
 			echo "0 0 4294967295" >/etc/map &&
 			(mount --bind /etc/map /proc/$BASHPID/uid_map && grep -qx " *0 *0 *4294967295" /proc/$BASHPID/uid_map &&
 			 exec "$TF" status) | grep "^policy file:"'
+	# Nor by a filter that answers openat2() with 0 while standard input
+	# was closed at the start: 0 is then the first file the process opened
+	# itself, here the policy file, whose first line would read as the
+	# identity map (and whose rest, past what that read took, as a policy,
+	# where the filter also keeps close(0) from closing it).
+	expect "userns, $who: openat2() forged to 0, a file of theirs there, fails closed" 0 \
+		"$failing: cannot read /proc/self/uid_map: Bad file descriptor" "" -- \
+		in_userns $who 'mount -t tmpfs etc /etc &&
+			printf "0 0 4294967295\n%047d\n%s\n" 0 "$policy" >/etc/trustedfor.conf &&
+			"$forge" openat2=0 "$TF" status <&- | grep "^policy file:"'
 	expect "userns, $who: a tmpfs over /proc with an identity map fails closed" 0 \
 		"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
 		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&

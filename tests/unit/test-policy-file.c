@@ -371,6 +371,24 @@ static void identity_in_userns(void *arg)
 	       "uid_map %s: not the identity", mapped ? "mapping one uid" : "not mapped yet");
 }
 
+/*
+ * A filter's forged open() answers 0, which is the descriptor a real open
+ * returns only when 0 was free before it.
+ */
+static void forged_opens(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	errno = 0;
+	tap_ok(tf_unforged(0, 1) == -1 && errno == EBADF,
+	       "forged open: 0 while descriptor 0 was open is refused (EBADF)");
+	tap_is_int(tf_unforged(fd, 1), fd, "forged open: a descriptor above 2 passes");
+	errno = 0;
+	tap_ok(tf_unforged(-1, 0) == -1 && errno == 0, "forged open: a failed open stays failed");
+	if (fd >= 0)
+		close(fd);
+}
+
 static void identity_first_line(void)
 {
 	identity_agrees("of this process");
@@ -425,6 +443,7 @@ int main(void)
 	parse_sizes();
 	uid_maps();
 	identity_first_line();
+	forged_opens();
 	root = tap_private_namespace(dir, sizeof(dir));
 	if (root < 0)
 		tap_not_run("policy file loading", "needs root or user namespaces");

@@ -104,13 +104,6 @@ static int in_group(const struct creds *c, gid_t gid)
 	return 0;
 }
 
-/*
- * The kernel lets CAP_DAC_OVERRIDE act on an inode only if its owner and
- * group are mapped in the caller's user namespace.  stat() shows an
- * unmapped id as the overflow id, which a namespace may also map: that
- * ambiguity is taken as unmapped (a denial), except in the initial
- * namespace, where every id is mapped.
- */
 /* A procfs file as a stream, opened as procfs.c opens them. */
 static FILE *proc_stream(const char *path)
 {
@@ -122,6 +115,13 @@ static FILE *proc_stream(const char *path)
 	return f;
 }
 
+/*
+ * The kernel lets CAP_DAC_OVERRIDE act on an inode only if its owner and
+ * group are mapped in the caller's user namespace.  stat() shows an
+ * unmapped id as the overflow id, which a namespace may also map: that
+ * ambiguity is taken as unmapped (a denial), except in the initial
+ * namespace, where every id is mapped.
+ */
 static int id_mapped(const char *map_path, const char *overflow_path,
 		     unsigned int id)
 {

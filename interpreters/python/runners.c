@@ -501,9 +501,12 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 	PyObject *source;
 	struct stat own;
 
-	if (!st && fstat(fd, &own) < 0)
-		return;
-	if (!(row = row_for_file(fd, st ? st : &own)) || !PyUnicode_Check(path))
+	if (!st) {
+		if (fstat(fd, &own) < 0)
+			return;
+		st = &own;
+	}
+	if (!(row = row_for_file(fd, st)) || !PyUnicode_Check(path))
 		return;
 	remember_name(path, (size_t)(row - rows));
 	source = source_of_cache(path);

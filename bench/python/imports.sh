@@ -12,7 +12,9 @@
 # interpreter instead: laid over /usr/bin/python3.11 (an overlay of /usr in
 # the same private namespace), against Debian's binary copied beside it as
 # /usr/bin/python3.11-debian (the same directory, so the same sys.prefix and
-# search paths) and the build's control as /usr/bin/python3.11-control.
+# search paths) and the build's control as /usr/bin/python3.11-control,
+# and ends with their start-up alone, each started TF_BENCH_SPAWNS times
+# (default 600) by posix_spawn() in turn (bench/shells-startup), policy 1.
 set -eu
 if [ $# -lt 1 ]; then
 	echo "usage: $0 BUILDDIR [ROUNDS]" >&2
@@ -61,4 +63,26 @@ echo "load average before: $(cut -d" " -f1-3 /proc/loadavg)"
 echo
 "$ref" "$here/imports.py" "$build" "$work" "$rounds"
 echo
+if [ -n "${TF_BENCH_INSTALLED:-}" ]; then
+	spawns=${TF_BENCH_SPAWNS:-600}
+	printf 'trustedfor-policy 1\npolicy = 1\nlog = none\nend\n' >/etc/trustedfor.conf
+	: >"$work/empty.py"
+	echo "### start-up alone, installed: $spawns posix_spawn()s each, in turn, policy 1"
+	echo
+	echo "| program | wall us | vs python3.11 | CPU us | page faults |"
+	echo "|---|---:|---:|---:|---:|"
+	"$build/bench/shells-startup" "$spawns" -- "$ref" "$work/empty.py" \
+		-- /usr/bin/python3.11-control "$work/empty.py" \
+		-- /usr/bin/python3.11 "$work/empty.py" |
+		awk -v ref="$ref" '
+		{ wall[NR] = $1; cpu[NR] = $2; flt[NR] = $3 }
+		END {
+			split(ref " /usr/bin/python3.11-control /usr/bin/python3.11", name, " ")
+			split("Debian python3.11|control|trusted-python", label, "|")
+			for (i = 1; i <= 3; i++)
+				printf "| %s (%s) | %.1f | %+.1f%% | %.1f | %d |\n", label[i], name[i],
+					wall[i], (wall[i] / wall[1] - 1) * 100, cpu[i], flt[i]
+		}'
+	echo
+fi
 echo "load average after: $(cut -d" " -f1-3 /proc/loadavg)"

@@ -13,9 +13,10 @@
 #                     stdin, process substitution, a terminal (a login
 #                     shell on a pseudo-terminal).
 #   environment code  exported functions, PS4, ENV and BASH_ENV values that
-#                     expand, SHELLOPTS, BASHOPTS, PROMPT_COMMAND: each
-#                     with a control run that shows the payload running
-#                     when nothing is enforced.
+#                     expand, SHELLOPTS, BASHOPTS, PROMPT_COMMAND, and a
+#                     $"..." translation from a catalog the environment
+#                     chooses: each with a control run that shows the
+#                     payload running when nothing is enforced.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 export LC_ALL=C
@@ -355,6 +356,7 @@ run_environment() {
 		[ "$user" = root ] ||
 			env_case "SHELLOPTS=xtrace with PS4" ran ran "$p: SHELLOPTS: interactive code refused
 $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
+		run_translations
 		# BASHOPTS sets no code, but any option it sets goes: xpg_echo shows it.
 		local script w="trusted-bash as $user, policy $pol: BASHOPTS"
 		script=$(trusted_script bashopts.sh "echo 'a\\tb'")
@@ -364,6 +366,59 @@ $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
 		expect "$w: not imported under DENY_INTERACTIVE" 0 'a\tb' "$p: BASHOPTS: interactive code refused" \
 			-- as_user "$user" env BASHOPTS=xpg_echo "$shell" "$script"
 	fi
+}
+
+# write_catalog FILE MSGID MSGSTR: a gettext catalog (.mo) of one message,
+# written by hand (its format is gettext's manual's): no msgfmt needed.
+write_catalog() {
+	mkdir -p "$(dirname "$1")"
+	/usr/bin/python3.11 -c '
+import struct, sys
+path, msgid, msgstr = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+head = struct.pack("<7I", 0x950412de, 0, 1, 28, 36, 0, 44)
+tables = struct.pack("<4I", len(msgid), 44, len(msgstr), 45 + len(msgid))
+open(path, "wb").write(head + tables + msgid + b"\0" + msgstr + b"\0")
+' "$@"
+}
+
+# bash expands a $"..." string's translation as a double-quoted string,
+# and the catalog is read by glibc from where the environment says: while
+# anything is enforced the script's own text is used.  The catalog lies
+# on the noexec mount, named by TEXTDOMAINDIR (for a script that does not
+# set it) or by a LANGUAGE that climbs out of the script's own directory
+# (ldd's case); each $"..." form goes through another part of bash.
+run_translations() {
+	local w="trusted-bash as $user, policy $pol: a \$\"...\" translation from a catalog on the noexec mount"
+	local dir=$noexec_dir/locale text form script
+	write_catalog "$dir/xx/LC_MESSAGES/tfdomain.mo" hello "\$(touch $marker)hola"
+	local own=(env TEXTDOMAINDIR="$dir" TEXTDOMAIN=tfdomain LANGUAGE=xx LC_ALL=C.UTF-8)
+	local climb=(env TEXTDOMAIN=tfdomain LANGUAGE="../../../..$dir/xx" LC_ALL=C.UTF-8)
+	for form in 'echo $"hello"' 'x=$"hello"; echo "$x"' 'echo "${u:-$"hello"}"' \
+		'echo "$(echo $"hello")"'; do
+		script=$(trusted_script translated.sh "$form")
+		rm -f "$marker"
+		policy "$pol" none
+		expect "$w: control: $form translates with nothing enforced" 0 hola "" -- \
+			as_user "$user" "${own[@]}" "$shell" "$script"
+		if [ -e "$marker" ]; then ok "$w: control: $form: the payload ran"; else not_ok "$w: control: $form: the payload ran"; fi
+		for text in file interactive; do
+			rm -f "$marker"
+			policy "$pol" "$text"
+			expect "$w: $form untranslated, enforce = $text" 0 hello "" -- \
+				as_user "$user" "${own[@]}" "$shell" "$script"
+			if [ -e "$marker" ]; then not_ok "$w: $form, enforce = $text: the payload did not run"; else ok "$w: $form, enforce = $text: the payload did not run"; fi
+		done
+	done
+	script=$(trusted_script translated-own-dir.sh 'TEXTDOMAINDIR=/usr/share/locale; echo $"hello"')
+	rm -f "$marker"
+	policy "$pol" none
+	expect "$w: control: LANGUAGE climbs out of the script's TEXTDOMAINDIR" 0 hola "" -- \
+		as_user "$user" "${climb[@]}" "$shell" "$script"
+	policy "$pol" file
+	rm -f "$marker"
+	expect "$w: LANGUAGE climbs out of the script's TEXTDOMAINDIR, enforce = file" 0 hello "" -- \
+		as_user "$user" "${climb[@]}" "$shell" "$script"
+	if [ -e "$marker" ]; then not_ok "$w: LANGUAGE climbing: the payload did not run"; else ok "$w: LANGUAGE climbing: the payload did not run"; fi
 }
 
 # --- input replaced, loadable builtins, typed code ----------------------------------

@@ -12,7 +12,9 @@
 #   make check-fresh  make check from a clean clone in a fresh Debian 12
 #                 root (debootstrap), as CI runs it
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
-#   make deb      the Debian packages (debian/), left in build/deb/, lintian clean
+#   make deb      the Debian packages (debian/), left in build/deb/, lintian clean;
+#                 LIBPYTHON=DIR: trusted-python linked to the libpython of
+#                 interpreters/python/build-libpython.sh (its --tree)
 #   make deploy-check  install them in an overlay of this root, log a user in,
 #                 check enforcement through the diverted interpreters, purge
 #   make shells   trusted-dash and trusted-bash (part of every build; the
@@ -44,7 +46,7 @@ asan: deps
 
 # tools/deb.sh builds on a copy of the tree outside it, then runs lintian.
 deb: deps
-	tools/deb.sh $(BUILD)/deb
+	TRUSTEDFOR_LIBPYTHON=$(LIBPYTHON) tools/deb.sh $(BUILD)/deb
 
 deploy-check: build deb
 	tests/run.py --cmd deploy "tests/integration/deploy.sh $(BUILD)"

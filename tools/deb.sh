@@ -16,6 +16,10 @@
 # source packages, fetched with apt-get source through shells/build.sh's
 # private apt configuration unless /var/tmp/trustedfor-shells has them:
 # the build needs the archive once (debian/README.source).
+#
+# TRUSTEDFOR_LIBPYTHON=DIR: trusted-python links DIR's libpython3.11.a, the
+# profile-guided LTO build of interpreters/python/build-libpython.sh
+# (debian/rules), instead of python3.11-dev's.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$repo/build/deb}
@@ -23,6 +27,17 @@ work=${TRUSTEDFOR_DEB_DIR:-/var/tmp/trustedfor-deb}
 case "$work" in
 "$repo" | "$repo"/*) echo "deb: TRUSTEDFOR_DEB_DIR must be outside the repository" >&2; exit 1 ;;
 esac
+if [ -n "${TRUSTEDFOR_LIBPYTHON:-}" ]; then
+	# The build runs in a copy elsewhere: the directory must not be relative.
+	given=$TRUSTEDFOR_LIBPYTHON
+	TRUSTEDFOR_LIBPYTHON=$(cd "$given" 2>/dev/null && pwd) &&
+		[ -f "$TRUSTEDFOR_LIBPYTHON/libpython3.11.a" ] || {
+		echo "deb: TRUSTEDFOR_LIBPYTHON: no libpython3.11.a in $given" >&2
+		exit 1
+	}
+	export TRUSTEDFOR_LIBPYTHON
+	echo "deb: trusted-python links $TRUSTEDFOR_LIBPYTHON/libpython3.11.a"
+fi
 version=$(dpkg-parsechangelog -l "$repo/debian/changelog" -S Version)
 src=$work/trustedfor-$version
 

@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -276,12 +278,96 @@ static void absent(struct tf_policy_file *c)
 	fail(c, "absent, and %s", why);
 }
 
+/* One entry of getdents64(), as the kernel writes it. */
+struct dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Whether the directory of path lists its last component: 1 listed, 0 not
+ * listed, -1 no listing (why says so).  An open() that answers ENOENT is
+ * one return value, which a seccomp filter of the user's own can give for
+ * exactly this open's flags, and "absent" means "enforce nothing".  A
+ * listing is a buffer the kernel fills, which such a filter cannot: a
+ * forged 0 lists nothing, not even ".", which every real listing holds.
+ */
+static int listed(const char *path, char *why, size_t size)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	char dir[4096], text[128];
+	int fd0_was_open, fd, found = 0, dot = 0, error = 0;
+	size_t cap = 16384;
+	char *buf = malloc(cap);
+	long n;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (!buf) {
+		snprintf(why, size, "absent, and out of memory to list %.200s", dir);
+		return -1;
+	}
+	fd0_was_open = tf_fd0_open();
+	fd = tf_unforged(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
+			 fd0_was_open);
+	if (fd < 0) {
+		snprintf(why, size, "absent, and %.200s cannot be listed to confirm it: %s", dir,
+			 tf_strerror(errno, text, sizeof(text)));
+		free(buf);
+		return -1;
+	}
+	while (!found && (n = syscall(SYS_getdents64, fd, buf, cap)) > 0) {
+		for (long at = 0; at < n;) {
+			const struct dirent64 *d = (const struct dirent64 *)(buf + at);
+
+			if (n - at < (long)offsetof(struct dirent64, d_name) + 1 ||
+			    d->d_reclen < offsetof(struct dirent64, d_name) + 1 ||
+			    d->d_reclen > n - at ||
+			    !memchr(d->d_name, '\0', d->d_reclen - offsetof(struct dirent64, d_name))) {
+				n = -1;
+				errno = EPROTO;
+				break;
+			}
+			if (!strcmp(d->d_name, "."))
+				dot = 1;
+			else if (!strcmp(d->d_name, name))
+				found = 1;
+			at += d->d_reclen;
+		}
+		if (n < 0)
+			break;
+	}
+	error = errno;
+	close(fd);
+	free(buf);
+	if (found)
+		return 1;
+	if (n < 0) {
+		snprintf(why, size, "absent, and %.200s cannot be listed to confirm it: %s", dir,
+			 tf_strerror(error, text, sizeof(text)));
+		return -1;
+	}
+	if (!dot) {
+		snprintf(why, size, "absent, and the listing of %.200s holds no \".\": "
+			 "not the kernel's answer", dir);
+		return -1;
+	}
+	return 0;
+}
+
 /* The descriptor must be something only root could have written. */
 static int check_owner(int fd, off_t *size, struct tf_policy_file *c)
 {
 	char text[128];
 	struct stat st;
 
+	/* Poisoned: a filter that fakes success without filling it fails. */
+	memset(&st, 0, sizeof(st));
 	if (fstat(fd, &st) < 0)
 		return fail(c, "cannot stat: %s", tf_strerror(errno, text, sizeof(text)));
 	if (!S_ISREG(st.st_mode))
@@ -310,10 +396,17 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 	fd = tf_unforged(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK),
 			 fd0_was_open);
 	if (fd < 0) {
-		if (errno == ENOENT)
-			absent(c);
-		else
+		int listing;
+
+		if (errno != ENOENT)
 			fail(c, "cannot open: %s", errno == ELOOP ? "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
+		else if ((listing = listed(path, why, sizeof(why))) < 0)
+			fail(c, "%s", why);
+		else if (listing)
+			fail(c, "open() says it does not exist, but its directory lists it: "
+				"not the kernel's answer");
+		else
+			absent(c);
 		goto out;
 	}
 	if (check_owner(fd, &size, c) < 0)

@@ -12,7 +12,10 @@
  *   statx=N      statx() returns N without filling its buffer
  *   unenforce=N  PR_GET_SECUREBITS returns N (0: no bits) and the policy
  *                file's open() (its exact flags) says ENOENT: enforcement
- *                reads as off, in the initial user namespace
+ *                reads as off, in the initial user namespace (until the
+ *                library lists the file's directory to confirm the ENOENT)
+ *   unlist=N     the same, and getdents64() returns N (0: a listing with
+ *                nothing in it, not even ".")
  *   setsecurebits=N  PR_SET_SECUREBITS returns N (0: the bits stay as
  *                they were), so that a session cannot be enforced
  *   seccomp=N    seccomp() returns N (ENOSYS: a kernel without the call,
@@ -60,7 +63,7 @@ int main(int argc, char **argv)
 	int rc, n;
 
 	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|unenforce|setsecurebits|seccomp|openat2=ANSWER COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|unenforce|unlist|setsecurebits|seccomp|openat2=ANSWER COMMAND [ARG...]\n");
 		return 2;
 	}
 	n = answer(eq + 1);
@@ -78,12 +81,16 @@ int main(int argc, char **argv)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fstatfs), 0);
 	else if (!strncmp(argv[1], "statx=", 6))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(statx), 0);
-	else if (!strncmp(argv[1], "unenforce=", 10)) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
+	else if (!strncmp(argv[1], "unenforce=", 10) || !strncmp(argv[1], "unlist=", 7)) {
+		int unlist = argv[1][2] == 'l';
+
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(unlist ? 0 : n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_GET_SECUREBITS));
 		if (rc == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(openat), 1,
 					      SCMP_A2(SCMP_CMP_EQ, POLICY_FILE_FLAGS));
+		if (rc == 0 && unlist)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getdents64), 0);
 	} else if (!strncmp(argv[1], "setsecurebits=", 14))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECUREBITS));

@@ -106,25 +106,55 @@ for user in root nobody; do
 			${as[$user]} "$forge" statx=ENOSYS "$TF" check --policy $policy "$X/good.inc"
 	done
 done
-# A filter installed inside the session that makes PR_GET_SECUREBITS say 0
-# and the policy file's open() say ENOENT turns every source of enforcement
-# off at once: the confined session refuses new filters, the session with
-# --no-confine (the control) lets it through.
+# A filter that makes PR_GET_SECUREBITS say 0 and the policy file's open()
+# say ENOENT would turn every source of enforcement off at once.  In a
+# confined session no filter can be installed.  Elsewhere (--no-confine, or
+# the policy file alone) the library lists the file's directory, a buffer
+# no such filter can fill: the file is listed, so the ENOENT was not the
+# kernel's (found by review on 2026-12-05).  A filter that also answers
+# getdents64() gives a listing without ".", or none, and fails closed too.
 for policy in 1 3; do
 	set_policy_file "policy = $policy"$'\n'"enforce = file,interactive"
 	for user in root nobody; do
 		for l in lua inc; do
 			w="policy $policy, $user, ${name[$l]}"
+			refused="${name[$l]}: $N/evil.$l: $msg: noexec mount"
 			# shellcheck disable=SC2086
 			expect "$w: a filter that reads enforcement as off cannot be installed in a confined session" 1 "" \
 				"forge-answer: cannot install the filter for unenforce=0" -- \
 				${as[$user]} "$TF" run --restrict-file --deny-interactive --lock -- \
 				"$forge" unenforce=0 "${launcher[$l]}" "$N/evil.$l"
 			# shellcheck disable=SC2086
-			expect "$w: control, --no-confine: the filter turns enforcement off" 0 "${out[$l]}" "" -- \
+			expect "$w: --no-confine: the filter's ENOENT is contradicted by the listing" 126 "" "$refused" -- \
 				${as[$user]} "$TF" run --restrict-file --deny-interactive --lock --no-confine -- \
 				"$forge" unenforce=0 "${launcher[$l]}" "$N/evil.$l"
+			# shellcheck disable=SC2086
+			expect "$w: the policy file alone: the filter's ENOENT is contradicted by the listing" 126 "" "$refused" -- \
+				${as[$user]} "$forge" unenforce=0 "${launcher[$l]}" "$N/evil.$l"
+			for listing in 0 EPERM; do
+				# shellcheck disable=SC2086
+				expect "$w: the policy file alone: getdents64() answered $listing too: fails closed" 126 "" "$refused" -- \
+					${as[$user]} "$forge" unlist=$listing "${launcher[$l]}" "$N/evil.$l"
+			done
+			# shellcheck disable=SC2086
+			expect "$w: control: the good file runs under the filter" 0 "${out[$l]}" "" -- \
+				${as[$user]} "$forge" unlist=0 "${launcher[$l]}" "$X/good.$l"
 		done
 	done
+	# What the library concluded, in its own words.
+	expect "policy $policy: status under the filter names the contradiction" 0 \
+		"policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf: open() says it does not exist, but its directory lists it: not the kernel's answer" "" -- \
+		sh -c '"$1" unenforce=0 "$2" status | grep "^policy file:"' sh "$forge" "$TF"
+	expect "policy $policy: status under a filter that empties the listing" 0 \
+		"policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf: absent, and the listing of /etc holds no \".\": not the kernel's answer" "" -- \
+		sh -c '"$1" unlist=0 "$2" status | grep "^policy file:"' sh "$forge" "$TF"
+	expect "policy $policy: status when getdents64() is refused" 0 \
+		"policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf: absent, and /etc cannot be listed to confirm it: Operation not permitted" "" -- \
+		sh -c '"$1" unlist=EPERM "$2" status | grep "^policy file:"' sh "$forge" "$TF"
 done
+# No policy file at all: the listing confirms the absence, and the defaults
+# (nothing enforced) apply under the same filter.
+set_policy_file -
+expect "no policy file: the listing confirms it, nothing enforced" 0 "ran" "" -- \
+	"$forge" unenforce=0 "$lua" "$N/evil.lua"
 done_testing

@@ -143,10 +143,11 @@ static int allow_file(int fd, const char *name, struct trusted_for_verdict *v)
 	 * A pipe, a FIFO, a socket or a terminal named as a file (lua
 	 * /dev/stdin, sh <(...), python3 /dev/tty) is code typed or piped in:
 	 * interactive code, which DENY_INTERACTIVE refuses even when files are
-	 * not enforced.  Such a file never passes the check (policy 0 aside),
-	 * so only a file that failed it needs a look.
+	 * not enforced.  Such a file never passes the check but under policy
+	 * 0, where everything does: there every file needs the look.
 	 */
-	if (!v->trusted && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+	if ((!v->trusted || p.check_policy == 0) &&
+	    (memset(&st, 0, sizeof(st)), fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
 		return allow_interactive(fd, name, v);
 	return 0;
 }

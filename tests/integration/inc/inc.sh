@@ -73,6 +73,28 @@ for who in root nobody; do
 	expect "$who: ... and runs when nothing is enforced" 0 "1" "" -- \
 		$as bash -c 'printf "+\n" | "$0" /dev/stdin' "$inc"
 done
+# Under policy 0 every file passes the check, a pipe too; it is still
+# interactive code (found by review on 2026-12-05), from the policy file
+# alone as from a locked session.
+set_policy_file "policy = 0"$'\n'"enforce = interactive"
+for who in root nobody; do
+	as=
+	[ "$who" = nobody ] && as="setpriv --reuid 65534 --regid 65534 --clear-groups --"
+	expect "policy 0, $who: a pipe named /dev/stdin is refused by the policy file's enforce = interactive" 126 "" \
+		"inc: /dev/stdin: interactive code refused: not a regular file: FIFO or pipe" -- \
+		$as bash -c 'printf "+\n" | "$0" /dev/stdin' "$inc"
+	expect "policy 0, $who: process substitution is refused" 126 "" \
+		"inc: /dev/fd/63: interactive code refused: not a regular file: FIFO or pipe" -- \
+		$as bash -c '"$0" <(printf "+\n")' "$inc"
+	expect "policy 0, $who: a locked session refuses it too" 126 "" \
+		"inc: /dev/stdin: interactive code refused: not a regular file: FIFO or pipe" -- \
+		$as bash -c 'printf "+\n" | "$0" run --deny-interactive --lock -- "$1" /dev/stdin' "$run" "$inc"
+	expect "policy 0, $who: control: a regular file runs" 0 "1" "" -- \
+		$as "$inc" "$ex/one-0644"
+done
+set_policy_file "policy = 0"
+expect "policy 0, nothing enforced: the pipe runs" 0 "1" "" -- \
+	bash -c 'printf "+\n" | "$0" /dev/stdin' "$inc"
 set_policy_file "enforce = file"
 expect "the policy file's enforce = file refuses it too" 126 "" \
 	"inc: $ex/one-0644: $msg: no execute permission" -- "$inc" "$ex/one-0644"

@@ -17,10 +17,11 @@
  *    /proc/self/maps): the loader opened it by name, and the name may
  *    have been pointed elsewhere since.  A refusal ends the process with
  *    the one-line message and 126 before any initialiser has run.
- *  - LD_LIBRARY_PATH and GCONV_PATH also act later (the dependencies of a
- *    C module, iconv's modules), where no check can come between the
- *    loader's open and its initialisers: a launcher refuses to start with
- *    them set.
+ *  - LD_LIBRARY_PATH, GCONV_PATH and OpenSSL's OPENSSL_CONF,
+ *    OPENSSL_CONF_INCLUDE, OPENSSL_MODULES and OPENSSL_ENGINES also act
+ *    later (the dependencies of a C module, iconv's modules, libcrypto's
+ *    providers and engines), where no check can come between the open and
+ *    the object's initialisers: a launcher refuses to start with them set.
  *  - LD_AUDIT likewise; but the loader runs an audit object's
  *    initialisers while it starts, before any preinit array, so this
  *    refusal comes after them (see SECURITY.md: what still gets through).
@@ -44,7 +45,11 @@
 
 /* Loader variables whose effect outlives the start: refused outright. */
 static const char *const refused_vars[] = {
-	"LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH", NULL
+	"LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH",
+	/* OpenSSL's configuration names provider and engine modules, which
+	 * libcrypto dlopen()s itself (Python's hashlib, hmac, ssl). */
+	"OPENSSL_CONF", "OPENSSL_CONF_INCLUDE", "OPENSSL_MODULES", "OPENSSL_ENGINES",
+	NULL
 };
 
 static const char *prog = "trusted-launcher";

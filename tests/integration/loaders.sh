@@ -21,7 +21,8 @@ export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0
 unset TRUSTEDFOR_ENFORCE LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH \
 	LUA_CPATH_5_4 PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT \
-	PYTHONSAFEPATH LD_PRELOAD LD_AUDIT GCONV_PATH
+	PYTHONSAFEPATH LD_PRELOAD LD_AUDIT GCONV_PATH OPENSSL_CONF OPENSSL_CONF_INCLUDE \
+	OPENSSL_MODULES OPENSSL_ENGINES
 lua=$TF_BUILD/interpreters/lua/trusted-lua
 py=$TF_BUILD/interpreters/python/trusted-python
 inc=$TF_BUILD/interpreters/inc/inc
@@ -71,6 +72,10 @@ if [ -n "$abort_so" ]; then
 		not_ok "build the object whose relocation calls abort()"
 fi
 printf 'import os\nos.write(1, b"EVIL RAN\\n")\nos._exit(42)\n' >"$N/evil.py"
+# OpenSSL's configuration names a provider module that libcrypto dlopen()s
+# itself, when Python's hashlib loads it: exit.so's initialiser runs.
+printf 'openssl_conf = i\n[i]\nproviders = p\n[p]\nx = x\ndefault = d\n[d]\nactivate = 1\n[x]\nmodule = %s\nactivate = 1\n' \
+	"$N/exit.so" >"$N/openssl.cnf"
 chmod 0755 "$N"/* "$N"/first/*
 printf 'require("pwn")\nprint("not reached")\n' >"$X/req.lua"
 printf 'print(package.loadlib(os.getenv("OBJ"), "*"))\n' >"$X/loadlib.lua"
@@ -79,6 +84,7 @@ printf 'print(pcall(require, "pwn"))\n' >"$X/pcall.lua"
 printf 'for i = 1, 1000 do assert(package.loadlib(os.getenv("OBJ"), "*")) end\nprint("ok")\n' \
 	>"$X/loadlib-loop.lua"
 printf 'import _json, math\nprint("ok")\n' >"$X/ok.py"
+printf 'import hashlib\nprint("ok")\n' >"$X/hash.py"
 printf '%s\n' 'import sys' 'sys.path.insert(0, sys.argv[1])' 'try:' '    import pwn' \
 	'except ImportError as e:' '    print(f"{type(e).__name__}: {e}")' '    sys.exit(0)' \
 	'print("not reached")' >"$X/imp.py"
@@ -121,6 +127,8 @@ controls() {
 	done
 	e "control: LD_PRELOAD into trusted-python runs it (_exit(argc))" 2 "" "" \
 		$as env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
+	e "control: OPENSSL_CONF into trusted-python runs it (_exit(argc))" 2 "" "" \
+		$as env OPENSSL_CONF="$N/openssl.cnf" "$py" "$X/hash.py"
 	e "control: LD_LIBRARY_PATH replaces liblua" 42 "EVIL RAN" "$nover" \
 		$as env LD_LIBRARY_PATH="$N" "$lua" "$N/evil.py"
 	# An object marked to initialise first runs before any preinit array,
@@ -225,6 +233,14 @@ trusted-lua: LD_LIBRARY_PATH: $var" \
 		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$py" "$X/ok.py"
 	e "GCONV_PATH into trusted-lua" 126 "" "trusted-lua: GCONV_PATH: $var" \
 		$as "${ENF[@]}" env GCONV_PATH="$N" "$lua" "$X/ok.lua"
+	e "OPENSSL_CONF into trusted-python" 126 "" "trusted-python: OPENSSL_CONF: $var" \
+		$as "${ENF[@]}" env OPENSSL_CONF="$N/openssl.cnf" "$py" "$X/hash.py"
+	for v in OPENSSL_CONF_INCLUDE OPENSSL_MODULES OPENSSL_ENGINES; do
+		e "$v into trusted-python" 126 "" "trusted-python: $v: $var" \
+			$as "${ENF[@]}" env "$v=$N" "$py" "$X/hash.py"
+	done
+	e "OPENSSL_CONF into inc" 126 "" "inc: OPENSSL_CONF: $var" \
+		$as "${ENF[@]}" env OPENSSL_CONF="$N/openssl.cnf" "$inc" "$X/ok.lua"
 	# What still gets through: the loader runs an audit object's
 	# initialisers before any code of the program (SECURITY.md).
 	e "known gap: LD_AUDIT runs before the launcher can refuse" 42 "EVIL RAN" "*" \

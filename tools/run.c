@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "securebits.h"
+#include "session.h"
 
 static int cmd_run(int argc, char **argv)
 {
@@ -52,9 +53,14 @@ static int cmd_run(int argc, char **argv)
 	}
 	/*
 	 * Locked bits hold only in a session that cannot leave them: no new
-	 * user namespace (the kernel resets the bits there), no tracer.
+	 * user namespace (the kernel resets the bits there), no tracer.  Inside
+	 * a confined session (a PAM login's, another run's) the filter refuses
+	 * a second one; the session has it already.  Only a filter can give
+	 * the answers tf_session_confined() reads: the user's own would only
+	 * lift enforcement the user asked for here.
 	 */
-	if (lock && confine && trusted_for_confine_session(0) < 0) {
+	if (lock && confine && !tf_session_confined() &&
+	    trusted_for_confine_session(0) < 0) {
 		cli_error("run: cannot confine the session: %s",
 			  strerror(errno));
 		return EXIT_RUN_FAILED;

@@ -305,4 +305,27 @@ for l in lua python inc; do
 		dumpable_at_main setpriv --reuid 65534 --regid 65534 --clear-groups -- \
 		env TRUSTEDFOR_ENFORCE=none gdb -nx -batch -q -x "$X/dumpable.gdb" --args "${launcher[$l]}" /dev/null
 done
+# A session started inside a confined one (a PAM login's, another run's)
+# keeps the confinement it inherits: the filter refuses a second filter,
+# and run takes the session for confined instead of failing.
+set_policy_file -
+for who in root nobody; do
+	as=
+	[ "$who" = nobody ] && as="setpriv --reuid 65534 --regid 65534 --clear-groups --"
+	# shellcheck disable=SC2086
+	expect "$who: run --lock inside a confined session starts, still confined" 0 \
+		"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" -- \
+		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+		sh -c '"$1" status | grep "^session:"' sh "$TF"
+	# shellcheck disable=SC2086
+	expect "$who: ... and refuses the noexec file" 126 "" \
+		"inc: $N/evil.inc: not trusted for execution: noexec mount" -- \
+		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+		"${launcher[inc]}" "$N/evil.inc"
+	# shellcheck disable=SC2086
+	expect "$who: ... and still refuses a new user namespace" 1 "" \
+		"unshare: unshare failed: Operation not permitted" -- \
+		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+		unshare -U true
+done
 done_testing

@@ -314,9 +314,10 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
 /*
  * A "yes" from the kernel's check is one return value, which a seccomp
  * filter or a tracer can fake.  What the kernel's yes implies must then be
- * true of the file, seen through calls that fill buffers: a regular file,
- * with an execute bit (execve() wants one even for root), not on a noexec
- * mount or a kernel-internal filesystem.  The buffers are poisoned with the
+ * true of the file, seen through calls that fill buffers: a regular file
+ * that its mode and ACL let the caller execute (execve() wants an execute
+ * bit even for root), not on a noexec mount or a kernel-internal
+ * filesystem.  The buffers are poisoned with the
  * answer that denies, so a filter that fakes one of these calls with 0 and
  * fills nothing denies too.  An LSM's refusal leaves no such trace: against
  * a filter that fakes only it, see trusted_for(3), BUGS.  The patched
@@ -325,6 +326,7 @@ static int emulate(int fd, unsigned int policy, struct trusted_for_verdict *v,
  */
 static int confirm_allowed(int fd, unsigned int policy)
 {
+	const char *why;
 	struct stat st;
 	struct statfs sfs;
 	uint64_t mount_id;
@@ -337,7 +339,8 @@ static int confirm_allowed(int fd, unsigned int policy)
 	    fstatfs(fd, &sfs) < 0)
 		return -1;
 	if (!S_ISREG(st.st_mode) ||
-	    ((policy & TRUSTED_FOR_POLICY_FILE) && !(st.st_mode & 0111)) ||
+	    /* 1: the permission from the mode and ACL alone, no faccessat2(). */
+	    ((policy & TRUSTED_FOR_POLICY_FILE) && tf_exec_permission(fd, &st, 1, &why) < 0) ||
 	    ((policy & TRUSTED_FOR_POLICY_MOUNT) &&
 	     ((sfs.f_flags & ST_NOEXEC) || tf_kernel_internal_fs(sfs.f_type)))) {
 		errno = EACCES;
@@ -461,17 +464,29 @@ int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backen
 	struct stat st;
 	int known;
 
+	struct statfs sfs;
+	const char *internal = NULL;
+
 	if (tf_check(fd, policy, backend, name, v) < 0 || policy != 0)
 		return v->trusted ? 0 : -1;
+	/* Poisoned: a filter that fakes success without filling them fails. */
+	memset(&st, 0, sizeof(st));
+	memset(&sfs, 0, sizeof(sfs));
+	sfs.f_type = PROC_SUPER_MAGIC;
 	known = fstat(fd, &st) == 0;
-
-	if (known && S_ISREG(st.st_mode))
-		return 0;
+	/* procfs's cmdline and environ are argv and the environment. */
+	if (known && S_ISREG(st.st_mode)) {
+		if (fstatfs(fd, &sfs) < 0)
+			internal = "a filesystem that cannot be asked";
+		else if (!(internal = tf_kernel_internal_fs(sfs.f_type)))
+			return 0;
+	}
 	v->trusted = 0;
-	v->reason = TRUSTED_FOR_NOT_REGULAR;
+	v->reason = internal ? TRUSTED_FOR_KERNEL_INTERNAL : TRUSTED_FOR_NOT_REGULAR;
 	v->error = EACCES;
 	snprintf(v->detail, sizeof(v->detail), "%s",
-		 known ? file_type(st.st_mode) : tf_strerror(errno, text, sizeof(text)));
+		 internal ? internal : known ? file_type(st.st_mode) :
+					       tf_strerror(errno, text, sizeof(text)));
 	describe(v, fd, name);
 	errno = EACCES;
 	return -1;

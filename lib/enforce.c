@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -127,10 +128,28 @@ static int decide(struct trusted_for_verdict *v, const struct tf_config *p,
 static int allow_interactive(int fd, const char *name,
 			     struct trusted_for_verdict *v);
 
+/*
+ * Code typed, piped or passed in, though named as a file: a pipe, a FIFO,
+ * a socket or a terminal, or a file the kernel makes of the process itself
+ * (procfs's cmdline and environ are argv and the environment).  The
+ * buffers are poisoned with the answer that makes it interactive.
+ */
+static int typed_in(int fd)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	memset(&st, 0, sizeof(st));
+	memset(&sfs, 0, sizeof(sfs));
+	sfs.f_type = PROC_SUPER_MAGIC;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 1;
+	return fstatfs(fd, &sfs) < 0 || tf_kernel_internal_fs(sfs.f_type) != NULL;
+}
+
 static int allow_file(int fd, const char *name, struct trusted_for_verdict *v)
 {
 	struct tf_config p;
-	struct stat st;
 
 	tf_config_get(&p, NULL, 0);
 	protect_memory(p.enforce);
@@ -143,11 +162,11 @@ static int allow_file(int fd, const char *name, struct trusted_for_verdict *v)
 	 * A pipe, a FIFO, a socket or a terminal named as a file (lua
 	 * /dev/stdin, sh <(...), python3 /dev/tty) is code typed or piped in:
 	 * interactive code, which DENY_INTERACTIVE refuses even when files are
-	 * not enforced.  Such a file never passes the check but under policy
-	 * 0, where everything does: there every file needs the look.
+	 * not enforced; so is /proc/self/cmdline.  Such a file never passes the
+	 * check but under policy 0, where everything does: there every file
+	 * needs the look.
 	 */
-	if ((!v->trusted || p.check_policy == 0) &&
-	    (memset(&st, 0, sizeof(st)), fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+	if ((!v->trusted || p.check_policy == 0) && typed_in(fd))
 		return allow_interactive(fd, name, v);
 	return 0;
 }
@@ -173,7 +192,8 @@ static int allow_interactive(int fd, const char *name,
 		v->error = EACCES;
 	}
 	if (!v->trusted) {
-		char why[256];
+		/* Zeroed: all of it is copied into the caller's verdict. */
+		char why[sizeof(v->detail)] = { 0 };
 
 		/* The check's reason, e.g. a pipe, goes into the detail. */
 		snprintf(why, sizeof(why), "%.64s%s%.180s",

@@ -149,6 +149,8 @@ chmod 0755 "$ex/require-piped.lua"
 # The pipe is made by the user who reopens it: a pipe of root's is 0600.
 pipe_in() { $as bash -c 'printf "%s" "$0" | "$@"' "$@"; }
 piped="interactive code refused: not a regular file: FIFO or pipe"
+# The launcher names itself by argv[0], here the code.
+procfs="interactive code refused: kernel-internal file: procfs"
 # Policy 0 checks nothing and passes every file, a pipe too: the look that
 # makes it interactive code must not depend on a failed check.
 for policy in 0 1 3; do
@@ -176,6 +178,13 @@ for policy in 0 1 3; do
 			env LUA_PATH=/dev/stdin "$lua" "$ex/require-piped.lua"
 		expect "$at: ... and the module runs when nothing is enforced" 0 "piped" "" -- \
 			pipe_in 'print("piped")' env LUA_PATH=/dev/stdin "$lua" "$ex/require-piped.lua"
+		# argv read back as a file: procfs makes /proc/self/cmdline of it.
+		expect "$at: argv named as the script through /proc/self/cmdline is refused" 126 "" \
+			"print(\"argv ran\")--: /proc/self/cmdline: $procfs" -- \
+			$as "$run" run --deny-interactive -- \
+			bash -c 'exec -a "print(\"argv ran\")--" "$0" /proc/self/cmdline' "$lua"
+		expect "$at: ... and runs when nothing is enforced" 0 "argv ran" "" -- \
+			$as bash -c 'exec -a "print(\"argv ran\")--" "$0" /proc/self/cmdline' "$lua"
 		if command -v script >/dev/null; then
 			expect "$at: /dev/tty named as the script is refused" 126 \
 				$'trusted-lua: /dev/tty: interactive code refused: not a regular file: character device\r' "" -- \

@@ -276,16 +276,20 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 	struct creds c;
 	char *acl = NULL;
 	ssize_t n;
-	int allowed;
+	int allowed, saved_errno = errno;
 
 	*why = NULL;
-	if (!noexec_mount) {
-		if (syscall(SYS_faccessat2, fd, "", X_OK,
-			    AT_EMPTY_PATH | AT_EACCESS) == 0)
-			return 0;
-		if (errno != ENOSYS && errno != EPERM)
-			return -1;
-	}
+	/*
+	 * The kernel's no is final.  Its yes is one return value, which a
+	 * seccomp filter of the user's own can give (found by review on
+	 * 2026-12-05: a mode 0644 file under policy 2, a memfd without the
+	 * execute bit under policy 1): it counts only if the mode and the ACL,
+	 * buffers the kernel fills, give the caller the execute permission too.
+	 */
+	if (!noexec_mount &&
+	    syscall(SYS_faccessat2, fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) < 0 &&
+	    errno != ENOSYS && errno != EPERM)
+		return -1;
 	if (get_creds(&c) < 0) {
 		free(c.groups);
 		*why = "cannot read the group list";
@@ -309,5 +313,7 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 		errno = EACCES;
 		return -1;
 	}
+	/* A yes leaves errno as it was, as trusted_for() promises. */
+	errno = saved_errno;
 	return 0;
 }

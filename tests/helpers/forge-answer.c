@@ -10,6 +10,7 @@
  *                on descriptor -1, still reaches the kernel)
  *   fstatfs=N    fstatfs() returns N without filling its buffer
  *   statx=N      statx() returns N without filling its buffer
+ *   faccessat2=N faccessat2() returns N (0: "you may execute it")
  *   unenforce=N  PR_GET_SECUREBITS returns N (0: no bits) and the policy
  *                file's open() (its exact flags) says ENOENT: enforcement
  *                reads as off, in the initial user namespace (until the
@@ -63,7 +64,7 @@ int main(int argc, char **argv)
 	int rc, n;
 
 	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|unenforce|unlist|setsecurebits|seccomp|openat2=ANSWER COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|faccessat2|unenforce|unlist|setsecurebits|seccomp|openat2=ANSWER COMMAND [ARG...]\n");
 		return 2;
 	}
 	n = answer(eq + 1);
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fstatfs), 0);
 	else if (!strncmp(argv[1], "statx=", 6))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(statx), 0);
+	else if (!strncmp(argv[1], "faccessat2=", 11))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(faccessat2), 0);
 	else if (!strncmp(argv[1], "unenforce=", 10) || !strncmp(argv[1], "unlist=", 7)) {
 		int unlist = argv[1][2] == 'l';
 

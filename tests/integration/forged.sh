@@ -152,6 +152,51 @@ for policy in 1 3; do
 		"policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf: absent, and /etc cannot be listed to confirm it: Operation not permitted" "" -- \
 		sh -c '"$1" unlist=EPERM "$2" status | grep "^policy file:"' sh "$forge" "$TF"
 done
+# A yes of the kernel's is one return value.  faccessat2() answered 0 (the
+# emulation of policies 1 and 2) and execveat(AT_EXECVE_CHECK) answered 0
+# (policy 3) count only when the mode and ACL give the caller the execute
+# permission too (found by review on 2026-12-05).
+printf 'print("ran")\n' >"$X/plain.lua"
+chmod 0644 "$X/plain.lua"
+# Someone else's file that uid 65534 may write but not execute.
+printf 'print("ran")\n' >"$X/theirs.lua"
+chown 1000:65534 "$X/theirs.lua" && chmod 0764 "$X/theirs.lua"
+memfd_run='import os, sys
+try:
+    fd = os.memfd_create("m", 8)  # MFD_NOEXEC_SEAL (Linux 6.3): mode 0666
+except OSError:
+    fd = os.memfd_create("m", 0)
+    os.fchmod(fd, 0o644)
+os.write(fd, b"print(\"ran\")\n")
+os.execv(sys.argv[1], ["trusted-lua", "/proc/self/fd/%d" % fd])'
+for user in root nobody; do
+	set_policy_file "policy = 2"$'\n'"enforce = file"
+	# shellcheck disable=SC2086
+	expect "policy 2, $user: faccessat2() answered 0 for a mode 0644 file: refused" 126 "" \
+		"trusted-lua: $X/plain.lua: $msg: no execute permission" -- \
+		${as[$user]} "$forge" faccessat2=0 "$lua" "$X/plain.lua"
+	# shellcheck disable=SC2086
+	expect "policy 2, $user: control: a good file runs under that filter" 0 "ran" "" -- \
+		${as[$user]} "$forge" faccessat2=0 "$lua" "$X/good.lua"
+	set_policy_file "policy = 1"$'\n'"enforce = file"
+	# shellcheck disable=SC2086
+	expect "policy 1, $user: faccessat2() answered 0 for a memfd without the execute bit: refused" 126 "" \
+		"trusted-lua: /proc/self/fd/3: $msg: no execute permission" -- \
+		${as[$user]} "$forge" faccessat2=0 /usr/bin/python3.11 -c "$memfd_run" "$lua"
+	# shellcheck disable=SC2086
+	expect "policy 1, $user: control: the same memfd without the filter: refused" 126 "" \
+		"trusted-lua: /proc/self/fd/3: $msg: no execute permission" -- \
+		${as[$user]} /usr/bin/python3.11 -c "$memfd_run" "$lua"
+done
+set_policy_file "policy = 3"$'\n'"enforce = file"
+expect "policy 3, nobody: AT_EXECVE_CHECK answered 0 for a file nobody may not execute: refused" 126 "" \
+	"trusted-lua: $X/theirs.lua: $msg: no execute permission" -- \
+	${as[nobody]} "$forge" check-fd=0 "$lua" "$X/theirs.lua"
+expect "policy 3, nobody: control: the same file without the filter: refused" 126 "" \
+	"trusted-lua: $X/theirs.lua: $msg: no execute permission" -- \
+	${as[nobody]} "$lua" "$X/theirs.lua"
+expect "policy 3, root: control: root may execute it, under the filter too" 0 "ran" "" -- \
+	"$forge" check-fd=0 "$lua" "$X/theirs.lua"
 # No policy file at all: the listing confirms the absence, and the defaults
 # (nothing enforced) apply under the same filter.
 set_policy_file -

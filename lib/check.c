@@ -461,11 +461,10 @@ int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backen
 		    const char *name, struct trusted_for_verdict *v)
 {
 	char text[128];
+	const char *internal = NULL;
+	struct statfs sfs;
 	struct stat st;
 	int known;
-
-	struct statfs sfs;
-	const char *internal = NULL;
 
 	if (tf_check(fd, policy, backend, name, v) < 0 || policy != 0)
 		return v->trusted ? 0 : -1;

@@ -26,7 +26,7 @@
 #define ARG_LOW(n) (offsetof(struct seccomp_data, args[n]))
 
 static char dir[256];
-enum { ALLOWED, NOEXEC, BUSY, LSM, FILES };
+enum { ALLOWED, NOEXEC, BUSY, LSM, MEMFD, FILES };
 static int fds[FILES];
 
 static void install_filter(int answer_calls)
@@ -54,6 +54,8 @@ static void install_filter(int answer_calls)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ETXTBSY),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[LSM], 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[MEMFD], 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
 	};
 	struct sock_fprog prog = { sizeof(answer) / sizeof(answer[0]), answer };
@@ -71,10 +73,14 @@ static void install_filter(int answer_calls)
 
 static void open_files(void)
 {
-	static const char *const names[FILES] = { "exec/ok", "noexec/x", "exec/busy", "exec/lsm" };
+	static const char *const names[MEMFD] = { "exec/ok", "noexec/x", "exec/busy", "exec/lsm" };
 	char path[512];
 
-	for (int i = 0; i < FILES; i++) {
+	/* Mode 0644: the patched call at policy 1 checks only the mount. */
+	fds[MEMFD] = memfd_create("script", MFD_CLOEXEC);
+	if (fds[MEMFD] < 0 || fchmod(fds[MEMFD], 0644) < 0)
+		tap_bail("memfd");
+	for (int i = 0; i < MEMFD; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (fds[i] < 0)
@@ -298,6 +304,12 @@ static void patched_kernel(void)
 	tap_ok(trusted_for_allow_file(fds[ALLOWED], "ok", &v) == 0 &&
 		       v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
 	       "enforcement asks the kernel too");
+	errno = 0;
+	tap_ok(tf_check(fds[MEMFD], 1, TRUSTED_FOR_BACKEND_SYSCALL, "m", &v) == -1 &&
+		       errno == EACCES && v.reason == TRUSTED_FOR_NO_EXEC_PERMISSION,
+	       "policy 1: the call's 0 for a memfd without the execute bit is not trusted");
+	tap_is_str(v.message, "m: not trusted for execution: no execute permission",
+		   "... judged by its mode, as the emulation judges it");
 }
 
 int main(void)

@@ -338,14 +338,16 @@ static int confirm_allowed(int fd, unsigned int policy)
 	if (tf_file_status(fd, "", AT_EMPTY_PATH, &st, &mount_id) < 0 ||
 	    fstatfs(fd, &sfs) < 0)
 		return -1;
-	/* A memfd is judged by its mode under the mount bit too, as emulate()
-	 * judges it: the patched kernel's call at policy 1 does not. */
-	if (!S_ISREG(st.st_mode) ||
+	/* As emulate() judges, whatever answered: never a file on the kernel's
+	 * own filesystems; under the mount bit, never one on a filesystem not
+	 * known to hold code, and a memfd (which the patched call at policy 1
+	 * passes on its mount) by its mode. */
+	if (!S_ISREG(st.st_mode) || tf_kernel_internal_fs(sfs.f_type) ||
 	    /* 1: the permission from the mode and ACL alone, no faccessat2(). */
 	    (((policy & TRUSTED_FOR_POLICY_FILE) || is_memfd(&st, &sfs)) &&
 	     tf_exec_permission(fd, &st, 1, &why) < 0) ||
 	    ((policy & TRUSTED_FOR_POLICY_MOUNT) &&
-	     ((sfs.f_flags & ST_NOEXEC) || tf_kernel_internal_fs(sfs.f_type)))) {
+	     ((sfs.f_flags & ST_NOEXEC) || !tf_fs_holds_code(sfs.f_type)))) {
 		errno = EACCES;
 		return -1;
 	}

@@ -267,6 +267,24 @@ static void killed_if_called(void)
 	tap_ok(0, "the filter did not catch the system call");
 }
 
+/*
+ * The filter answers 0 for fds[MEMFD]; at policy 1 the library refuses it
+ * all the same, with the emulation's reason.
+ */
+static void refused_at_policy_1(const char *what, enum trusted_for_reason reason,
+				const char *why)
+{
+	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
+	char want[256];
+
+	errno = 0;
+	tap_ok(tf_check(fds[MEMFD], 1, TRUSTED_FOR_BACKEND_SYSCALL, "f", &v) == -1 &&
+		       errno == EACCES && v.reason == reason,
+	       "policy 1: the call's 0 for %s is not trusted", what);
+	snprintf(want, sizeof(want), "f: not trusted for execution: %s", why);
+	tap_is_str(v.message, want, "... refused as the emulation refuses it");
+}
+
 static void patched_kernel(void)
 {
 	struct tf_kernel k = { .patched = 1, .execve_check = 0 };
@@ -304,12 +322,39 @@ static void patched_kernel(void)
 	tap_ok(trusted_for_allow_file(fds[ALLOWED], "ok", &v) == 0 &&
 		       v.backend == TRUSTED_FOR_BACKEND_SYSCALL,
 	       "enforcement asks the kernel too");
-	errno = 0;
-	tap_ok(tf_check(fds[MEMFD], 1, TRUSTED_FOR_BACKEND_SYSCALL, "m", &v) == -1 &&
-		       errno == EACCES && v.reason == TRUSTED_FOR_NO_EXEC_PERMISSION,
-	       "policy 1: the call's 0 for a memfd without the execute bit is not trusted");
-	tap_is_str(v.message, "m: not trusted for execution: no execute permission",
-		   "... judged by its mode, as the emulation judges it");
+	refused_at_policy_1("a memfd without the execute bit", TRUSTED_FOR_NO_EXEC_PERMISSION,
+			    "no execute permission");
+}
+
+/*
+ * hugetlbfs, which the mount check does not know to hold code: the patched
+ * call at policy 1 passes a file there, its confirmation does not.
+ */
+static void unknown_filesystem(void)
+{
+	struct tf_kernel k = { .patched = 1, .execve_check = 0 };
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/huge", dir);
+	if (mkdir(path, 0755) < 0)
+		tap_bail(path);
+	if (mount("trustedfor-test", path, "hugetlbfs", 0, NULL) < 0) {
+		if (errno == ENODEV)
+			tap_na("policy 1: a file on hugetlbfs", "no hugetlbfs");
+		else
+			tap_not_run("policy 1: a file on hugetlbfs", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/huge/x", dir);
+	/* Empty: hugetlbfs takes no write(). */
+	fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0755);
+	/* The filter answers 0 for the descriptor numbered as the memfd. */
+	if (fd < 0 || dup2(fd, fds[MEMFD]) < 0)
+		tap_bail(path);
+	install_filter(1);
+	tf_kernel_override(&k);
+	refused_at_policy_1("a file on hugetlbfs", TRUSTED_FOR_NOEXEC_MOUNT, "noexec mount");
 }
 
 int main(void)
@@ -342,6 +387,7 @@ int main(void)
 	in_child(uname26, "UNAME26 and a forged EINVAL", 0);
 	in_child(forged_stdin, "a forged openat2() of 0 is refused, a real one of 0 counts", 0);
 	in_child(patched_kernel, "the simulated patched kernel answered every call", 0);
+	in_child(unknown_filesystem, "a filesystem not known to hold code", 0);
 	return tap_done();
 }
 

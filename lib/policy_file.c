@@ -279,7 +279,7 @@ static void absent(struct tf_policy_file *c)
 }
 
 /* One entry of getdents64(), as the kernel writes it. */
-struct dirent64 {
+struct linux_dirent64 {
 	uint64_t d_ino;
 	int64_t d_off;
 	unsigned short d_reclen;
@@ -323,12 +323,12 @@ static int listed(const char *path, char *why, size_t size)
 	}
 	while (!found && (n = syscall(SYS_getdents64, fd, buf, cap)) > 0) {
 		for (long at = 0; at < n;) {
-			const struct dirent64 *d = (const struct dirent64 *)(buf + at);
+			const struct linux_dirent64 *d = (const struct linux_dirent64 *)(buf + at);
 
-			if (n - at < (long)offsetof(struct dirent64, d_name) + 1 ||
-			    d->d_reclen < offsetof(struct dirent64, d_name) + 1 ||
+			if (n - at < (long)offsetof(struct linux_dirent64, d_name) + 1 ||
+			    d->d_reclen < offsetof(struct linux_dirent64, d_name) + 1 ||
 			    d->d_reclen > n - at ||
-			    !memchr(d->d_name, '\0', d->d_reclen - offsetof(struct dirent64, d_name))) {
+			    !memchr(d->d_name, '\0', d->d_reclen - offsetof(struct linux_dirent64, d_name))) {
 				n = -1;
 				errno = EPROTO;
 				break;

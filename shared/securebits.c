@@ -26,7 +26,12 @@ int tf_securebits_set(unsigned int bits, unsigned int *now, char *why, size_t si
 	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0), got;
 	unsigned int want = (unsigned int)old | bits;
 
-	if (old < 0 || prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
+	/*
+	 * Without CAP_SETPCAP the kernel refuses a "change" that changes
+	 * nothing (EPERM): a session inside one that holds these bits (run in
+	 * a PAM login) has nothing to set.  The read-back below still decides.
+	 */
+	if (old < 0 || ((unsigned int)old != want && prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0)) {
 		int err = errno;
 		struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 		const char *hint = "";

@@ -327,5 +327,18 @@ for who in root nobody; do
 		"unshare: unshare failed: Operation not permitted" -- \
 		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
 		unshare -U true
+	# Bits the session holds already: the kernel refuses to set them again
+	# without CAP_SETPCAP, and run does not ask it to.
+	# shellcheck disable=SC2086
+	expect "$who: run asking for the bits the session holds starts" 0 \
+		"securebits: 0xf00, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE on (locked)" "" -- \
+		$as "$TF" run --restrict-file --deny-interactive --lock -- \
+		"$TF" run --restrict-file --deny-interactive --lock -- \
+		sh -c '"$1" status | grep "^securebits:"' sh "$TF"
+	# shellcheck disable=SC2086
+	expect "$who: ... and unlocked bits asked for again" 0 \
+		"securebits: 0x100, EXEC_RESTRICT_FILE on, EXEC_DENY_INTERACTIVE off" "" -- \
+		$as "$TF" run --restrict-file -- "$TF" run --restrict-file -- \
+		sh -c '"$1" status | grep "^securebits:"' sh "$TF"
 done
 done_testing

@@ -9,8 +9,8 @@
  * file on a noexec mount, and policy 2 must judge the file bit alone there.
  * On such mounts, and where faccessat2 is missing or filtered (ENOSYS on old
  * kernels, EPERM from a container's seccomp profile), the decision is made
- * here from the mode and the access ACL, for the effective uid and groups
- * (the kernel uses the filesystem ids, which only setfsuid() makes differ).
+ * here from the mode and the access ACL, for the filesystem ids and groups
+ * the kernel judges by.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,60 +48,12 @@ struct acl_entry {
 static int has_dac_override(void)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2];
+	/* No capability until the kernel writes one: a forged 0 fills nothing. */
+	struct __user_cap_data_struct data[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
 
 	if (syscall(SYS_capget, &hdr, data) < 0)
 		return 0;
 	return (data[0].effective & (1U << CAP_DAC_OVERRIDE)) != 0;
-}
-
-/*
- * The caller's effective ids and every supplementary group (up to
- * NGROUPS_MAX, 65536): a short list would let a group's refusal fall
- * through to the "other" bits.
- */
-struct creds {
-	uid_t uid;
-	gid_t gid;
-	gid_t *groups;
-	int ngroups;
-};
-
-static int get_creds(struct creds *c)
-{
-	c->uid = geteuid();
-	c->gid = getegid();
-	c->groups = NULL;
-	for (int tries = 0; tries < 4; tries++) {
-		int n = getgroups(0, NULL);
-
-		if (n < 0)
-			return -1;
-		c->groups = malloc((size_t)(n ? n : 1) * sizeof(gid_t));
-		if (!c->groups)
-			return -1;
-		/*
-		 * getgroups(0, ...) only counts, and fills nothing: an empty
-		 * list needs no second call.  EINVAL: the list grew between
-		 * the two calls (glibc's setgroups() changes every thread's).
-		 */
-		c->ngroups = n ? getgroups(n, c->groups) : 0;
-		if (c->ngroups >= 0 || errno != EINVAL)
-			return c->ngroups < 0 ? -1 : 0;
-		free(c->groups);
-		c->groups = NULL;
-	}
-	return -1;
-}
-
-static int in_group(const struct creds *c, gid_t gid)
-{
-	if (gid == c->gid)
-		return 1;
-	for (int i = 0; i < c->ngroups; i++)
-		if (c->groups[i] == gid)
-			return 1;
-	return 0;
 }
 
 /* A procfs file as a stream, opened as procfs.c opens them. */
@@ -113,6 +65,94 @@ static FILE *proc_stream(const char *path)
 	if (fd >= 0 && !f)
 		close(fd);
 	return f;
+}
+
+/*
+ * The caller's filesystem ids and every supplementary group (up to
+ * NGROUPS_MAX, 65536), which the kernel judges permission by.
+ */
+struct creds {
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	int ngroups;
+};
+
+/* "Groups:" line's list: "\t1 2 3 \n", or "\t\n" for none. */
+static int parse_groups(const char *list, struct creds *c)
+{
+	const char *p = list;
+	int n = 0;
+
+	for (; *p; p++)
+		n += *p >= '0' && *p <= '9' && (p == list || p[-1] == ' ' || p[-1] == '\t');
+	c->groups = malloc((size_t)(n ? n : 1) * sizeof(gid_t));
+	if (!c->groups)
+		return -1;
+	for (p = list; c->ngroups < n;) {
+		char *end;
+		unsigned long g = strtoul(p, &end, 10);
+
+		if (end == p || g > UINT32_MAX) {
+			p++;
+			continue;
+		}
+		c->groups[c->ngroups++] = (gid_t)g;
+		p = end;
+	}
+	return 0;
+}
+
+/*
+ * Read from /proc/thread-self/status, a buffer the kernel fills: geteuid(),
+ * getegid() and getgroups() are return values, which a seccomp filter of
+ * the user's own answers with 0 and an empty list, and a group without the
+ * execute bit then falls through to the "other" bits (found by review on
+ * 2026-12-05).  The thread's own: each thread has its credentials.
+ */
+static int get_creds(struct creds *c)
+{
+	FILE *f = proc_stream("thread-self/status");
+	char *line = NULL;
+	size_t cap = 0;
+	int have = 0;
+
+	c->groups = NULL;
+	c->ngroups = 0;
+	if (!f)
+		return -1;
+	while (have != 7 && getline(&line, &cap, f) > 0) {
+		unsigned int real, effective, saved, fs;
+
+		if (sscanf(line, "Uid: %u %u %u %u", &real, &effective, &saved, &fs) == 4) {
+			c->uid = fs;
+			have |= 1;
+		} else if (sscanf(line, "Gid: %u %u %u %u", &real, &effective, &saved, &fs) == 4) {
+			c->gid = fs;
+			have |= 2;
+		} else if (!strncmp(line, "Groups:", 7) && !(have & 4)) {
+			if (parse_groups(line + 7, c) < 0)
+				break;
+			have |= 4;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (have != 7) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+static int in_group(const struct creds *c, gid_t gid)
+{
+	if (gid == c->gid)
+		return 1;
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == gid)
+			return 1;
+	return 0;
 }
 
 /*
@@ -283,27 +323,37 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 	 * The kernel's no is final.  Its yes is one return value, which a
 	 * seccomp filter of the user's own can give (found by review on
 	 * 2026-12-05: a mode 0644 file under policy 2, a memfd without the
-	 * execute bit under policy 1): it counts only if the mode and the ACL,
-	 * buffers the kernel fills, give the caller the execute permission too.
+	 * execute bit under policy 1): it counts only if the mode and the ACL
+	 * give the caller the execute permission too.  That the file has no
+	 * ACL is itself one return value (ENODATA): see trusted_for(3), BUGS.
 	 */
 	if (!noexec_mount &&
 	    syscall(SYS_faccessat2, fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) < 0 &&
 	    errno != ENOSYS && errno != EPERM)
 		return -1;
-	if (get_creds(&c) < 0) {
-		free(c.groups);
-		*why = "cannot read the group list";
+	n = read_acl(fd, &acl);
+	if (n < 0) {
+		*why = "cannot read the POSIX ACL";
 		return -1;
 	}
-	n = read_acl(fd, &acl);
-	allowed = n < 0 ? -1 : n > 0 ? acl_allows(&c, acl, (size_t)n, st) :
-				       mode_allows(&c, st);
+	/* Without an ACL, a mode that answers every class alike needs no ids. */
+	if (n == 0 && (st->st_mode & 0111) == 0111) {
+		allowed = 1;
+	} else if (n == 0 && !(st->st_mode & 0111)) {
+		allowed = 0;
+	} else if (get_creds(&c) < 0) {
+		free(c.groups);
+		free(acl);
+		*why = "cannot read the caller's ids";
+		return -1;
+	} else {
+		allowed = n > 0 ? acl_allows(&c, acl, (size_t)n, st) : mode_allows(&c, st);
+		free(c.groups);
+	}
 	free(acl);
-	free(c.groups);
 	if (allowed < 0) {
-		*why = n < 0 ? "cannot read the POSIX ACL" : "malformed POSIX ACL";
-		if (n >= 0)
-			errno = EIO;
+		*why = "malformed POSIX ACL";
+		errno = EIO;
 		return -1;
 	}
 	if (!allowed && has_dac_override() &&

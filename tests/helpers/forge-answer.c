@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * forge-answer RULE COMMAND [ARG...]: runs COMMAND under a seccomp filter
- * that answers one system call in the kernel's place, as an attacker's
- * filter would (docs/semantics.md section 7).  The filter is installed with
- * NO_NEW_PRIVS, so any user can do it, and every descendant inherits it.
+ * forge-answer RULE[,RULE...] COMMAND [ARG...]: runs COMMAND under a
+ * seccomp filter that answers system calls in the kernel's place, as an
+ * attacker's filter would (docs/semantics.md section 7).  The filter is
+ * installed with NO_NEW_PRIVS, so any user can do it, and every descendant
+ * inherits it.
  *
  *   check=N      execveat() with AT_EXECVE_CHECK returns N (0 or an errno name)
  *   check-fd=N   the same, only for a descriptor >= 0 (the library's probe,
@@ -25,6 +26,10 @@
  *   openat2=N    openat2() (procfs.c's opens below /proc) returns N: with
  *                standard input closed at the start, a forged 0 names the
  *                first file the process opened itself
+ *   capget=N     capget() returns N without filling its buffer
+ *   creds=N      geteuid(), getegid() and getgroups() return N (0: root's
+ *                group, and no supplementary group)
+ *   fgetxattr=N  fgetxattr() returns N (ENODATA: the file has no ACL)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,39 +58,38 @@ static int answer(const char *s)
 		return ENOSYS;
 	if (!strcmp(s, "EPERM"))
 		return EPERM;
+	if (!strcmp(s, "ENODATA"))
+		return ENODATA;
 	fprintf(stderr, "forge-answer: unknown answer '%s'\n", s);
 	exit(2);
 }
 
-int main(int argc, char **argv)
+/* Adds the filter's rules for one RULE; -EINVAL for an unknown one. */
+static int add_rule(scmp_filter_ctx ctx, const char *rule)
 {
-	scmp_filter_ctx ctx;
-	const char *eq;
+	const char *eq = strchr(rule, '=');
 	int rc, n;
 
-	if (argc < 3 || !(eq = strchr(argv[1], '='))) {
-		fprintf(stderr, "usage: forge-answer check|check-fd|fstatfs|statx|faccessat2|unenforce|unlist|setsecurebits|seccomp|openat2=ANSWER COMMAND [ARG...]\n");
-		return 2;
+	if (!eq) {
+		fprintf(stderr, "forge-answer: '%s' is not NAME=ANSWER\n", rule);
+		exit(2);
 	}
 	n = answer(eq + 1);
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (!ctx)
-		return 1;
-	if (!strncmp(argv[1], "check=", 6))
+	if (!strncmp(rule, "check=", 6))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(execveat), 1,
 				      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK, AT_EXECVE_CHECK));
-	else if (!strncmp(argv[1], "check-fd=", 9))
+	else if (!strncmp(rule, "check-fd=", 9))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(execveat), 2,
 				      SCMP_A0(SCMP_CMP_LE, 0x7fffffff),
 				      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK, AT_EXECVE_CHECK));
-	else if (!strncmp(argv[1], "fstatfs=", 8))
+	else if (!strncmp(rule, "fstatfs=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fstatfs), 0);
-	else if (!strncmp(argv[1], "statx=", 6))
+	else if (!strncmp(rule, "statx=", 6))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(statx), 0);
-	else if (!strncmp(argv[1], "faccessat2=", 11))
+	else if (!strncmp(rule, "faccessat2=", 11))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(faccessat2), 0);
-	else if (!strncmp(argv[1], "unenforce=", 10) || !strncmp(argv[1], "unlist=", 7)) {
-		int unlist = argv[1][2] == 'l';
+	else if (!strncmp(rule, "unenforce=", 10) || !strncmp(rule, "unlist=", 7)) {
+		int unlist = rule[2] == 'l';
 
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(unlist ? 0 : n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_GET_SECUREBITS));
@@ -94,21 +98,51 @@ int main(int argc, char **argv)
 					      SCMP_A2(SCMP_CMP_EQ, POLICY_FILE_FLAGS));
 		if (rc == 0 && unlist)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getdents64), 0);
-	} else if (!strncmp(argv[1], "setsecurebits=", 14))
+	} else if (!strncmp(rule, "setsecurebits=", 14))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECUREBITS));
-	else if (!strncmp(argv[1], "seccomp=", 8))
+	else if (!strncmp(rule, "seccomp=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 0);
-	else if (!strncmp(argv[1], "openat2=", 8))
+	else if (!strncmp(rule, "openat2=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(openat2), 0);
+	else if (!strncmp(rule, "capget=", 7))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(capget), 0);
+	else if (!strncmp(rule, "creds=", 6)) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(geteuid), 0);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getegid), 0);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getgroups), 0);
+	} else if (!strncmp(rule, "fgetxattr=", 10))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fgetxattr), 0);
 	else
 		rc = -EINVAL;
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	scmp_filter_ctx ctx;
+	char *rules, *rule, *save = NULL;
+	int rc = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: forge-answer RULE[,RULE...] COMMAND [ARG...]\n");
+		return 2;
+	}
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	rules = strdup(argv[1]);
+	if (!ctx || !rules)
+		return 1;
+	for (rule = strtok_r(rules, ",", &save); rule && rc == 0; rule = strtok_r(NULL, ",", &save))
+		rc = add_rule(ctx, rule);
 	if (rc < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    seccomp_load(ctx) < 0) {
 		fprintf(stderr, "forge-answer: cannot install the filter for %s\n", argv[1]);
 		return 1;
 	}
 	seccomp_release(ctx);
+	free(rules);
 	execvp(argv[2], argv + 2);
 	perror("forge-answer: exec");
 	return 127;

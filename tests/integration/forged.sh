@@ -197,6 +197,41 @@ expect "policy 3, nobody: control: the same file without the filter: refused" 12
 	${as[nobody]} "$lua" "$X/theirs.lua"
 expect "policy 3, root: control: root may execute it, under the filter too" 0 "ran" "" -- \
 	"$forge" check-fd=0 "$lua" "$X/theirs.lua"
+# The confirmation's own inputs, forged with the yes (found by review on
+# 2026-12-05): a capget() that fills nothing read as CAP_DAC_OVERRIDE, and
+# a geteuid()/getegid()/getgroups() of 0 moved uid 65534 out of the file's
+# group, whose bits refuse, into the "other" class, whose bits allow.
+printf 'print("ran")\n' >"$X/group.lua"
+chown 1000:65534 "$X/group.lua" && chmod 0765 "$X/group.lua"
+# Named in an ACL entry without the execute bit; "other" may execute.
+printf 'print("ran")\n' >"$X/acl.lua"
+chown 1000:1000 "$X/acl.lua" && chmod 0775 "$X/acl.lua"
+/usr/bin/python3.11 -c 'import os, struct, sys
+e = lambda tag, perm, id=0xffffffff: struct.pack("<HHI", tag, perm, id)
+acl = struct.pack("<I", 2) + e(1, 7) + e(2, 6, 65534) + e(4, 7) + e(0x10, 7) + e(0x20, 5)
+os.setxattr(sys.argv[1], "system.posix_acl_access", acl)' "$X/acl.lua" ||
+	not_ok "set the ACL of acl.lua"
+for answer in check-fd=0 faccessat2=0; do
+	policy=3
+	[ "$answer" = faccessat2=0 ] && policy=2
+	set_policy_file "policy = $policy"$'\n'"enforce = file"
+	expect "policy $policy, nobody: $answer and capget() answered 0: refused" 126 "" \
+		"trusted-lua: $X/theirs.lua: $msg: no execute permission" -- \
+		${as[nobody]} "$forge" "$answer,capget=0" "$lua" "$X/theirs.lua"
+	expect "policy $policy, nobody: $answer and the ids answered 0: refused" 126 "" \
+		"trusted-lua: $X/group.lua: $msg: no execute permission" -- \
+		${as[nobody]} "$forge" "$answer,creds=0" "$lua" "$X/group.lua"
+	expect "policy $policy, nobody: control: outside the file's group, it runs" 0 "ran" "" -- \
+		setpriv --reuid 65534 --regid 100 --clear-groups -- "$forge" "$answer,creds=0" "$lua" "$X/group.lua"
+	expect "policy $policy, nobody: $answer: the ACL entry refuses" 126 "" \
+		"trusted-lua: $X/acl.lua: $msg: no execute permission" -- \
+		${as[nobody]} "$forge" "$answer" "$lua" "$X/acl.lua"
+	expect "policy $policy, root: control: root may execute it" 0 "ran" "" -- \
+		"$forge" "$answer" "$lua" "$X/theirs.lua"
+	expect "policy $policy, root: ... not when capget() answered 0, which fills nothing" 126 "" \
+		"trusted-lua: $X/theirs.lua: $msg: no execute permission" -- \
+		"$forge" "$answer,capget=0" "$lua" "$X/theirs.lua"
+done
 # No policy file at all: the listing confirms the absence, and the defaults
 # (nothing enforced) apply under the same filter.
 set_policy_file -

@@ -99,6 +99,7 @@ static int cmd_status(int argc, char **argv)
 	       targets[p.log_target]);
 	print_session(stdout);
 	print_escapes(stdout, "", &p);
+	print_writable_exec_mounts(stdout, &p);
 	if (print_interpreters(stdout) < 0) {
 		cli_error("status: out of memory listing the interpreters on PATH");
 		return EXIT_ERROR;

@@ -158,4 +158,37 @@ if [ -e /proc/sys/vm/memfd_noexec ]; then
 /dev/fd/4: not trusted for execution: no execute permission: uid 65534 (policy 3, execveat(AT_EXECVE_CHECK))" "" \
 		-- memfd_check 2
 fi
+
+# Places users write, on mounts that allow execution (status only): fresh
+# tmpfs mounts over /var/tmp and /home in this test's namespace, unless the
+# build or the sources are below them, which the mount would hide.
+place="on a mount without noexec: a user's own script there passes policy 1, and policy 3 once it is made executable"
+mounted_over=
+for dir in /var/tmp /home; do
+	hides=
+	for used in "$TF_BUILD" "$TF_SRC" "$TF_TMP"; do
+		case "$(realpath "$used")/" in "$dir"/*) hides=$used ;; esac
+	done
+	if [ -n "$hides" ]; then
+		not_run "status: $dir on an exec mount" "a tmpfs on $dir would hide $hides"
+		continue
+	fi
+	who="every user can write here"
+	mode=1777
+	[ "$dir" = /home ] && who="users write their home directories here" mode=0755
+	mount -t tmpfs -o "mode=$mode" trustedfor-test "$dir" || not_ok "mount a tmpfs on $dir"
+	expect "status: $dir on an exec mount" 0 "warning: $dir: $who, $place; nothing is enforced here" "" -- \
+		status_lines "warning: $dir:" none
+	expect "... the enforcement here depends on it" 0 \
+		"warning: $dir: $who, $place; the enforcement here depends on it" "" -- \
+		status_lines "warning: $dir:" enforced
+	mount -o remount,noexec "$dir" || not_ok "remount $dir noexec"
+	expect "status: $dir on a noexec mount: no warning" 0 "" "" -- status_lines "warning: $dir:" none
+	mounted_over=$mounted_over$dir
+done
+if [ "${mounted_over:-}" != "${mounted_over#/var/tmp}" ]; then
+	mount -t tmpfs -o mode=0755 trustedfor-test /var/tmp || not_ok "mount a tmpfs on /var/tmp"
+	expect "status: /var/tmp that only root writes: no warning" 0 "" "" -- \
+		status_lines "warning: /var/tmp:" none
+fi
 done_testing

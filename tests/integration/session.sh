@@ -310,35 +310,35 @@ done
 # and run takes the session for confined instead of failing.
 set_policy_file -
 for who in root nobody; do
-	as=
-	[ "$who" = nobody ] && as="setpriv --reuid 65534 --regid 65534 --clear-groups --"
+	runas=
+	[ "$who" = nobody ] && runas="setpriv --reuid 65534 --regid 65534 --clear-groups --"
 	# shellcheck disable=SC2086
 	expect "$who: run --lock inside a confined session starts, still confined" 0 \
 		"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" -- \
-		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+		$runas "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
 		sh -c '"$1" status | grep "^session:"' sh "$TF"
 	# shellcheck disable=SC2086
 	expect "$who: ... and refuses the noexec file" 126 "" \
 		"inc: $N/evil.inc: not trusted for execution: noexec mount" -- \
-		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+		$runas "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
 		"${launcher[inc]}" "$N/evil.inc"
 	# shellcheck disable=SC2086
 	expect "$who: ... and still refuses a new user namespace" 1 "" \
 		"unshare: unshare failed: Operation not permitted" -- \
-		$as "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+		$runas "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
 		unshare -U true
 	# Bits the session holds already: the kernel refuses to set them again
 	# without CAP_SETPCAP, and run does not ask it to.
 	# shellcheck disable=SC2086
 	expect "$who: run asking for the bits the session holds starts" 0 \
 		"securebits: 0xf00, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE on (locked)" "" -- \
-		$as "$TF" run --restrict-file --deny-interactive --lock -- \
+		$runas "$TF" run --restrict-file --deny-interactive --lock -- \
 		"$TF" run --restrict-file --deny-interactive --lock -- \
 		sh -c '"$1" status | grep "^securebits:"' sh "$TF"
 	# shellcheck disable=SC2086
 	expect "$who: ... and unlocked bits asked for again" 0 \
 		"securebits: 0x100, EXEC_RESTRICT_FILE on, EXEC_DENY_INTERACTIVE off" "" -- \
-		$as "$TF" run --restrict-file -- "$TF" run --restrict-file -- \
+		$runas "$TF" run --restrict-file -- "$TF" run --restrict-file -- \
 		sh -c '"$1" status | grep "^securebits:"' sh "$TF"
 done
 done_testing

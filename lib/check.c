@@ -174,17 +174,15 @@ static dev_t memfd_device(void)
 	static _Atomic dev_t known;
 	dev_t dev = known;
 	struct stat st;
-	int fd, fd0_was_open;
+	int fd;
 
 	if (dev)
 		return dev;
-	/* A 0 forged by a filter would name another file's device. */
-	fd0_was_open = tf_fd0_open();
-	/* NOEXEC_SEAL: vm.memfd_noexec = 2 refuses a memfd without it. */
-	fd = memfd_create("trustedfor-probe", MFD_CLOEXEC | MFD_NOEXEC_SEAL);
+	/* A 0 forged by a filter would name another file's device.
+	 * NOEXEC_SEAL: vm.memfd_noexec = 2 refuses a memfd without it. */
+	fd = TF_UNFORGED(memfd_create("trustedfor-probe", MFD_CLOEXEC | MFD_NOEXEC_SEAL));
 	if (fd < 0 && errno == EINVAL)
-		fd = memfd_create("trustedfor-probe", MFD_CLOEXEC);
-	fd = tf_unforged(fd, fd0_was_open);
+		fd = TF_UNFORGED(memfd_create("trustedfor-probe", MFD_CLOEXEC));
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) == 0)

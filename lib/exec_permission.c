@@ -289,6 +289,25 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
 	return other;
 }
 
+/*
+ * Whether the ids the decision compares are the kernel's.  In a user
+ * namespace, stat() shows an owner or group not mapped there as the
+ * overflow id (65534), which the caller may show too (its own id mapped to
+ * 65534, a supplementary group not mapped, no map yet): "the caller owns
+ * it" cannot then be told from "nobody here does", which the kernel, that
+ * compares the real ids, tells apart (found by review on 2026-12-05).  An
+ * ACL's entries are compared with ids too; outside the initial namespace
+ * they are not trusted at all.  The "other" class compares nothing.
+ */
+static int ids_known(const struct creds *c, const struct stat *st, int acl)
+{
+	char why[128];
+
+	if (!acl && st->st_uid != c->uid && !in_group(c, st->st_gid))
+		return 1;
+	return owner_mapped(st) && (!acl || tf_uid_map_identity(why, sizeof(why)) == 1);
+}
+
 static int mode_allows(const struct creds *c, const struct stat *st)
 {
 	if (st->st_uid == c->uid)
@@ -345,6 +364,12 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 		free(c.groups);
 		free(acl);
 		*why = "cannot read the caller's ids";
+		return -1;
+	} else if (!ids_known(&c, st, n > 0)) {
+		free(c.groups);
+		free(acl);
+		*why = "its owner or group is not mapped in this user namespace";
+		errno = EACCES;
 		return -1;
 	} else {
 		allowed = n > 0 ? acl_allows(&c, acl, (size_t)n, st) : mode_allows(&c, st);

@@ -91,10 +91,14 @@ int tf_mount_namespace_of(uint64_t mount_id);
 /* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
  * the way) with errno. */
 int tf_proc_open(const char *path);
-/* Whether descriptor 0 is open, asked before an open whose result
- * tf_unforged() then judges: fd, or -1 (EBADF) when a filter forged it. */
-int tf_fd0_open(void);
-int tf_unforged(int fd, int fd0_was_open);
+/*
+ * TF_UNFORGED(open(...)): the call's descriptor, or -1 (EBADF) when its 0
+ * was forged by a filter.  A 0 is checked by the same call made again,
+ * from the same instruction in libc: CALL must be one libc call whose
+ * arguments do not change between the two.
+ */
+int tf_unforged(int fd, int again);
+#define TF_UNFORGED(call) ({ int tf_fd_ = (call); tf_fd_ == 0 ? tf_unforged(0, (call)) : tf_fd_; })
 
 /* userns.c: this process's uid map, read so that no mount can fake it. */
 #define TF_UID_MAP_MAX 340

@@ -299,7 +299,7 @@ static int listed(const char *path, char *why, size_t size)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	char dir[4096], text[128];
-	int fd0_was_open, fd, found = 0, dot = 0, error = 0;
+	int fd, found = 0, dot = 0, error = 0;
 	size_t cap = 16384;
 	char *buf = malloc(cap);
 	long n;
@@ -312,9 +312,7 @@ static int listed(const char *path, char *why, size_t size)
 		snprintf(why, size, "absent, and out of memory to list %.200s", dir);
 		return -1;
 	}
-	fd0_was_open = tf_fd0_open();
-	fd = tf_unforged(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
-			 fd0_was_open);
+	fd = TF_UNFORGED(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
 	if (fd < 0) {
 		snprintf(why, size, "absent, and %.200s cannot be listed to confirm it: %s", dir,
 			 tf_strerror(errno, text, sizeof(text)));
@@ -388,13 +386,11 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 	size_t len = 0, cap;
 	ssize_t n = 0;
 	off_t size = 0;
-	int fd, fd0_was_open;
+	int fd;
 
 	tf_policy_file_defaults(c);
 	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
-	fd0_was_open = tf_fd0_open();
-	fd = tf_unforged(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK),
-			 fd0_was_open);
+	fd = TF_UNFORGED(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK));
 	if (fd < 0) {
 		int listing;
 

@@ -21,31 +21,24 @@
 #include "missing.h"
 
 /*
- * A filter can make open() "succeed" with 0 without opening anything, and
+ * A filter can make an open "succeed" with 0 without opening anything, and
  * 0 is then whatever the process holds there: an inherited standard input,
  * or a file the process opened itself because standard input was closed at
- * its start (a script the attacker wrote, say).  A real open returns only a
- * descriptor that was free, so the caller asks first whether 0 is open
- * (tf_fd0_open()), and a 0 while it was is forged.  A real open returns 0..2
- * only when they were closed (a daemon's), and the descriptor it makes is
- * close-on-exec, which no inherited one is (it would not have survived the
- * exec) and no forged fcntl() says (a filter answers 0 or an error).
+ * its start (the attacker's script, say).  A seccomp filter keeps no state:
+ * the same system call, from the same instruction with the same arguments,
+ * gets the same answer.  So a 0 counts only if the same open, made again
+ * while the first is held, gives another descriptor: the kernel never
+ * hands out one in use, and a filter can answer only 0 or an error.  (Asking
+ * fcntl() beforehand whether 0 was open was a return value too, which a
+ * filter answered with EBADF: found by review on 2026-12-05.)
  */
-int tf_fd0_open(void)
+int tf_unforged(int fd, int again)
 {
-	return fcntl(STDIN_FILENO, F_GETFD) >= 0;
-}
-
-int tf_unforged(int fd, int fd0_was_open)
-{
-	int flags;
-
-	if (fd < 0 || fd > 2)
+	if (fd != 0)
 		return fd;
-	if (fd > 0 || !fd0_was_open) {
-		flags = fcntl(fd, F_GETFD);
-		if (flags > 0 && (flags & FD_CLOEXEC))
-			return fd;
+	if (again > 0) {
+		close(again);
+		return 0;
 	}
 	errno = EBADF;
 	return -1;
@@ -58,10 +51,9 @@ int tf_proc_open(const char *path)
 		.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
 	};
 	struct statfs sfs;
-	int fd0_was_open = tf_fd0_open(), proc, fd, error;
+	int proc, fd, error;
 
-	proc = tf_unforged(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW),
-			   fd0_was_open);
+	proc = TF_UNFORGED(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
 	if (proc < 0)
 		return -1;
 	/* Poisoned: a filter that fakes success without filling it fails. */
@@ -71,8 +63,7 @@ int tf_proc_open(const char *path)
 		errno = EXDEV;
 		return -1;
 	}
-	fd = tf_unforged((int)syscall(SYS_openat2, proc, path, &how, sizeof(how)),
-			 fd0_was_open || proc == 0);
+	fd = TF_UNFORGED((int)syscall(SYS_openat2, proc, path, &how, sizeof(how)));
 	error = errno;
 	close(proc);
 	errno = error;

@@ -226,6 +226,14 @@ for answer in check-fd=0 faccessat2=0; do
 	expect "policy $policy, nobody: $answer: the ACL entry refuses" 126 "" \
 		"trusted-lua: $X/acl.lua: $msg: no execute permission" -- \
 		${as[nobody]} "$forge" "$answer" "$lua" "$X/acl.lua"
+	# In a user namespace that maps uid 65534 to itself, the unmapped owner
+	# 1000 shows as the overflow uid 65534 too (the policy file fails
+	# closed there: policy 3, everything enforced).
+	expect "policy $policy, nobody mapped to 65534 in a user namespace: $answer: refused" 126 "" \
+		"trusted-lua: $X/theirs.lua: $msg: no execute permission" -- \
+		${as[nobody]} unshare -U --map-user=65534 --map-group=65534 "$forge" "$answer" "$lua" "$X/theirs.lua"
+	expect "policy $policy, nobody in that user namespace: control: a file every class may execute runs" 0 "ran" "" -- \
+		${as[nobody]} unshare -U --map-user=65534 --map-group=65534 "$forge" "$answer" "$lua" "$X/good.lua"
 	expect "policy $policy, root: control: root may execute it" 0 "ran" "" -- \
 		"$forge" "$answer" "$lua" "$X/theirs.lua"
 	expect "policy $policy, root: ... not when capget() answered 0, which fills nothing" 126 "" \

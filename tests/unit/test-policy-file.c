@@ -372,19 +372,25 @@ static void identity_in_userns(void *arg)
 }
 
 /*
- * A filter's forged open() answers 0, which is the descriptor a real open
- * returns only when 0 was free before it.
+ * A filter's forged open() answers 0, and answers the same call made again
+ * the same way; a real open made again while the first is held never gives
+ * the same descriptor.
  */
 static void forged_opens(void)
 {
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	errno = 0;
-	tap_ok(tf_unforged(0, 1) == -1 && errno == EBADF,
-	       "forged open: 0 while descriptor 0 was open is refused (EBADF)");
-	tap_is_int(tf_unforged(fd, 1), fd, "forged open: a descriptor above 2 passes");
+	tap_ok(tf_unforged(0, 0) == -1 && errno == EBADF,
+	       "forged open: 0, and 0 again, is refused (EBADF)");
+	tap_ok(tf_unforged(0, -1) == -1 && errno == EBADF,
+	       "forged open: 0, and an error again, is refused (EBADF)");
+	tap_is_int(tf_unforged(0, fd), 0, "a real 0: the open made again gave another descriptor");
+	tap_ok(fcntl(fd, F_GETFD) == -1 && errno == EBADF, "... which is closed");
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	tap_is_int(tf_unforged(fd, 0), fd, "a descriptor other than 0 passes");
 	errno = 0;
-	tap_ok(tf_unforged(-1, 0) == -1 && errno == 0, "forged open: a failed open stays failed");
+	tap_ok(tf_unforged(-1, 0) == -1 && errno == 0, "a failed open stays failed");
 	if (fd >= 0)
 		close(fd);
 }

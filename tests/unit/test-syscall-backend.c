@@ -202,7 +202,9 @@ static void bound_procfs_sysctl(void)
 
 /*
  * A filter makes openat2() "succeed" with 0, which is the process's stdin:
- * here another procfs file.  With fds 0..2 closed, as a daemon has them, a
+ * here another procfs file, opened close-on-exec as a launcher opens its
+ * script when stdin was closed, and fcntl() says that 0 is closed (found
+ * by review on 2026-12-05).  With fds 0..2 closed, as a daemon has them, a
  * real open may return 0 and must still count.
  */
 static void forged_stdin(void)
@@ -211,6 +213,8 @@ static void forged_stdin(void)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(zero) / sizeof(zero[0]), zero };
@@ -222,7 +226,7 @@ static void forged_stdin(void)
 	if (real < 0 || real > 2)
 		_exit(4); /* fds closed: a real open returns one of 0..2, and counts */
 	close(real);
-	if (open("/proc/sys/fs/protected_regular", O_RDONLY) != 0)
+	if (open("/proc/sys/fs/protected_regular", O_RDONLY | O_CLOEXEC) != 0)
 		_exit(5);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)

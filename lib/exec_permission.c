@@ -303,9 +303,13 @@ static int ids_known(const struct creds *c, const struct stat *st, int acl)
 {
 	char why[128];
 
-	if (!acl && st->st_uid != c->uid && !in_group(c, st->st_gid))
-		return 1;
-	return owner_mapped(st) && (!acl || tf_uid_map_identity(why, sizeof(why)) == 1);
+	if (acl)
+		return owner_mapped(st) && tf_uid_map_identity(why, sizeof(why)) == 1;
+	if (st->st_uid == c->uid)
+		return id_mapped("self/uid_map", "sys/kernel/overflowuid", (unsigned int)st->st_uid);
+	if (in_group(c, st->st_gid))
+		return id_mapped("self/gid_map", "sys/kernel/overflowgid", (unsigned int)st->st_gid);
+	return 1;
 }
 
 static int mode_allows(const struct creds *c, const struct stat *st)

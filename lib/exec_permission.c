@@ -163,7 +163,7 @@ static int in_group(const struct creds *c, gid_t gid)
  * namespace, where every id is mapped.
  */
 static int id_mapped(const char *map_path, const char *overflow_path,
-		     unsigned int id)
+		     unsigned int id, int *in_initial)
 {
 	char line[128];
 	unsigned long inside, outside, count, overflow = 65534;
@@ -187,15 +187,17 @@ static int id_mapped(const char *map_path, const char *overflow_path,
 			mapped = 1;
 	}
 	fclose(f);
+	if (in_initial)
+		*in_initial = initial;
 	return mapped && (initial || id != overflow);
 }
 
 static int owner_mapped(const struct stat *st)
 {
 	return id_mapped("self/uid_map", "sys/kernel/overflowuid",
-			 (unsigned int)st->st_uid) &&
+			 (unsigned int)st->st_uid, NULL) &&
 	       id_mapped("self/gid_map", "sys/kernel/overflowgid",
-			 (unsigned int)st->st_gid);
+			 (unsigned int)st->st_gid, NULL);
 }
 
 /*
@@ -301,14 +303,20 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
  */
 static int ids_known(const struct creds *c, const struct stat *st, int acl)
 {
-	char why[128];
+	int uids_initial = 0, gids_initial = 0;
 
 	if (acl)
-		return owner_mapped(st) && tf_uid_map_identity(why, sizeof(why)) == 1;
+		return id_mapped("self/uid_map", "sys/kernel/overflowuid",
+				 (unsigned int)st->st_uid, &uids_initial) &&
+		       id_mapped("self/gid_map", "sys/kernel/overflowgid",
+				 (unsigned int)st->st_gid, &gids_initial) &&
+		       uids_initial && gids_initial;
 	if (st->st_uid == c->uid)
-		return id_mapped("self/uid_map", "sys/kernel/overflowuid", (unsigned int)st->st_uid);
+		return id_mapped("self/uid_map", "sys/kernel/overflowuid",
+				 (unsigned int)st->st_uid, NULL);
 	if (in_group(c, st->st_gid))
-		return id_mapped("self/gid_map", "sys/kernel/overflowgid", (unsigned int)st->st_gid);
+		return id_mapped("self/gid_map", "sys/kernel/overflowgid",
+				 (unsigned int)st->st_gid, NULL);
 	return 1;
 }
 

@@ -192,12 +192,26 @@ static int id_mapped(const char *map_path, const char *overflow_path,
 	return mapped && (initial || id != overflow);
 }
 
-static int owner_mapped(const struct stat *st)
+static int uid_mapped(uid_t uid, int *in_initial)
 {
-	return id_mapped("self/uid_map", "sys/kernel/overflowuid",
-			 (unsigned int)st->st_uid, NULL) &&
-	       id_mapped("self/gid_map", "sys/kernel/overflowgid",
-			 (unsigned int)st->st_gid, NULL);
+	return id_mapped("self/uid_map", "sys/kernel/overflowuid", (unsigned int)uid, in_initial);
+}
+
+static int gid_mapped(gid_t gid, int *in_initial)
+{
+	return id_mapped("self/gid_map", "sys/kernel/overflowgid", (unsigned int)gid, in_initial);
+}
+
+/* in_initial, when asked: whether both maps are the initial namespace's. */
+static int owner_mapped(const struct stat *st, int *in_initial)
+{
+	int uids_initial = 0, gids_initial = 0;
+	int mapped = uid_mapped(st->st_uid, &uids_initial) &&
+		     gid_mapped(st->st_gid, &gids_initial);
+
+	if (in_initial)
+		*in_initial = uids_initial && gids_initial;
+	return mapped;
 }
 
 /*
@@ -303,20 +317,14 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
  */
 static int ids_known(const struct creds *c, const struct stat *st, int acl)
 {
-	int uids_initial = 0, gids_initial = 0;
+	int initial = 0;
 
 	if (acl)
-		return id_mapped("self/uid_map", "sys/kernel/overflowuid",
-				 (unsigned int)st->st_uid, &uids_initial) &&
-		       id_mapped("self/gid_map", "sys/kernel/overflowgid",
-				 (unsigned int)st->st_gid, &gids_initial) &&
-		       uids_initial && gids_initial;
+		return owner_mapped(st, &initial) && initial;
 	if (st->st_uid == c->uid)
-		return id_mapped("self/uid_map", "sys/kernel/overflowuid",
-				 (unsigned int)st->st_uid, NULL);
+		return uid_mapped(st->st_uid, NULL);
 	if (in_group(c, st->st_gid))
-		return id_mapped("self/gid_map", "sys/kernel/overflowgid",
-				 (unsigned int)st->st_gid, NULL);
+		return gid_mapped(st->st_gid, NULL);
 	return 1;
 }
 
@@ -394,7 +402,7 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 		return -1;
 	}
 	if (!allowed && has_dac_override() &&
-	    (st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) && owner_mapped(st))
+	    (st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) && owner_mapped(st, NULL))
 		allowed = 1;
 	if (!allowed) {
 		errno = EACCES;

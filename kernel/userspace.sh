@@ -81,7 +81,10 @@ install.sh test-threads policy-file.sh session.sh loaders.sh"
 #                         files themselves, the stdlib's code-taking modules);
 #                         every interpreter's refusals run in python-attacks,
 #                         python-matrix and interpreter-matrix
-ci_host_only="python-runners"
+#   shells.sh             every way code enters dash and bash, 696 cases: half
+#                         of each guest's time; the shells' refusals under
+#                         each kernel's answer run in interpreter-matrix
+ci_host_only="python-runners shells.sh"
 [ "${TRUSTEDFOR_GUEST_SET:-all}" = ci ] && host_only="$host_only $ci_host_only"
 # As nobody (uid 65534): the tests that need no real root at all; the
 # others run their unprivileged cases as uid 65534 from the root run.

@@ -474,6 +474,17 @@ static const struct row *row_for_file(int fd, const struct stat *st)
  */
 static PyObject *row_names; /* str -> row index */
 
+/*
+ * The names read as code that were no row's file, and the source names
+ * their cache files stand for: the "exec" event of the code loaded from
+ * them needs no stat() of the name, one for each module imported.  A
+ * name later read as a row's file is that row's (row_names is asked
+ * first); code under such a name that nothing here read (compiled from
+ * another source while files are not enforced, or made by hand) runs
+ * unguarded however it is looked up, as the name may be no file at all.
+ */
+static PyObject *plain_names;
+
 static void remember_name(PyObject *name, size_t row)
 {
 	PyObject *index, *path, *absolute;
@@ -495,6 +506,71 @@ out:
 	PyErr_Clear();
 }
 
+/*
+ * DIR/NAME.py for DIR/__pycache__/NAME.TAG.pyc and NAME.TAG.opt-N.pyc,
+ * as importlib's source_from_cache() gives it without sys.pycache_prefix;
+ * NULL for any other name.  Written here because source_of_cache() runs
+ * Python code, which would cost each import more than the stat() saved.
+ */
+static PyObject *standard_source_of_cache(const char *path, Py_ssize_t len)
+{
+	static const char dir[] = "/__pycache__/", tag[] = "." CACHE_TAG;
+	const char *file = memrchr(path, '/', (size_t)len), *dot, *rest;
+	PyObject *prefix = PySys_GetObject("pycache_prefix");
+	char *source;
+	PyObject *name;
+	size_t head, stem;
+
+	if (!file || (prefix && prefix != Py_None) ||
+	    (size_t)(file - path) + 1 < sizeof(dir) - 1 ||
+	    memcmp(file + 1 - (sizeof(dir) - 1), dir, sizeof(dir) - 1) != 0)
+		return NULL;
+	file++;
+	dot = memchr(file, '.', (size_t)(path + len - file));
+	if (!dot || dot == file)
+		return NULL;
+	rest = dot + strlen(tag);
+	if (strncmp(dot, tag, strlen(tag)) != 0 ||
+	    (strcmp(rest, ".pyc") != 0 && strcmp(rest, ".opt-1.pyc") != 0 &&
+	     strcmp(rest, ".opt-2.pyc") != 0))
+		return NULL;
+	/* importlib joins the parts with one "/", less their trailing ones. */
+	head = (size_t)(file - path) - (sizeof(dir) - 1);
+	while (head > 0 && path[head - 1] == '/')
+		head--;
+	if (head == 0)
+		return NULL;
+	stem = (size_t)(dot - file);
+	source = PyMem_Malloc(head + 1 + stem + 4);
+	if (!source)
+		return NULL;
+	memcpy(source, path, head);
+	source[head] = '/';
+	memcpy(source + head + 1, file, stem);
+	memcpy(source + head + 1 + stem, ".py", 4);
+	name = PyUnicode_DecodeFSDefault(source);
+	PyMem_Free(source);
+	return name;
+}
+
+static void remember_plain(PyObject *name)
+{
+	const char *s;
+	Py_ssize_t n;
+	PyObject *source;
+
+	if (!plain_names && !(plain_names = PySet_New(NULL)))
+		goto out;
+	if (PySet_Add(plain_names, name) < 0 || !(s = PyUnicode_AsUTF8AndSize(name, &n)))
+		goto out;
+	source = standard_source_of_cache(s, n);
+	if (source && PySet_Add(plain_names, source) < 0)
+		PyErr_Clear();
+	Py_XDECREF(source);
+out:
+	PyErr_Clear();
+}
+
 void runner_code_read(int fd, const struct stat *st, PyObject *path)
 {
 	const struct row *row;
@@ -506,8 +582,12 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 			return;
 		st = &own;
 	}
-	if (!(row = row_for_file(fd, st)) || !PyUnicode_Check(path))
+	if (!PyUnicode_Check(path))
 		return;
+	if (!(row = row_for_file(fd, st))) {
+		remember_plain(path);
+		return;
+	}
 	remember_name(path, (size_t)(row - rows));
 	source = source_of_cache(path);
 	if (source)
@@ -515,44 +595,37 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 	Py_XDECREF(source);
 }
 
-static const struct row *row_read_as(PyObject *name)
-{
-	PyObject *index, *path, *absolute;
-	const struct row *row = NULL;
-
-	if (!row_names)
-		return NULL;
-	index = PyDict_GetItemWithError(row_names, name);
-	if (!index && !PyErr_Occurred()) {
-		path = PyImport_ImportModule("posixpath");
-		absolute = path ? PyObject_CallMethod(path, "abspath", "O", name) : NULL;
-		index = absolute ? PyDict_GetItemWithError(row_names, absolute) : NULL;
-		Py_XDECREF(absolute);
-		Py_XDECREF(path);
-	}
-	if (index)
-		row = &rows[PyLong_AsSize_t(index)];
-	PyErr_Clear();
-	return row;
-}
-
 /*
  * The row whose file is path (a code object's co_filename), or NULL: the
- * row that name was read as, else the file the name is now.
+ * row that name was read as, else none if it was read as no row's file,
+ * else the row of the file the name is now.
  */
 static const struct row *row_for_name(PyObject *path)
 {
-	PyObject *bytes = NULL;
-	const struct row *row;
+	PyObject *bytes = NULL, *index = NULL, *module, *absolute;
 	struct stat st;
 	int found;
 
 	if (!PyUnicode_Check(path) || PyUnicode_GET_LENGTH(path) == 0 ||
 	    PyUnicode_READ_CHAR(path, 0) == '<')
 		return NULL;
-	row = row_read_as(path);
-	if (row)
-		return row;
+	if (row_names && (index = PyDict_GetItemWithError(row_names, path)))
+		return &rows[PyLong_AsSize_t(index)];
+	PyErr_Clear();
+	if (plain_names && PySet_Contains(plain_names, path) == 1)
+		return NULL;
+	PyErr_Clear();
+	if (row_names) {
+		module = PyImport_ImportModule("posixpath");
+		absolute = module ? PyObject_CallMethod(module, "abspath", "O", path) : NULL;
+		index = absolute ? PyDict_GetItemWithError(row_names, absolute) : NULL;
+		Py_XDECREF(absolute);
+		Py_XDECREF(module);
+		PyErr_Clear();
+		/* Borrowed from the dict, which the name's entry keeps alive. */
+		if (index)
+			return &rows[PyLong_AsSize_t(index)];
+	}
 	if (!PyUnicode_FSConverter(path, &bytes)) {
 		PyErr_Clear();
 		return NULL;

@@ -110,6 +110,16 @@ sys.addaudithook(switch)
 sys.path.insert(0, where)
 sys.argv = [module] + sys.argv[5:]
 runpy.run_module(module, run_name="__main__", alter_sys=True)'
+# A module imported through a link, the link switched to another file, and
+# the same name run again by runpy (a second read).
+put "$X/reimport-runner.py" 'import os, runpy, sys
+link, target, where, module = sys.argv[1:5]
+sys.path.insert(0, where)
+__import__(module)
+os.unlink(link)
+os.symlink(target, link)
+sys.argv = [link] + sys.argv[5:]
+runpy.run_path(link, run_name="__main__")'
 # Zip archives: zipimport compiles a member's source under ARCHIVE/MEMBER.
 mkdir -p "$X/zipsrc"
 put "$X/zipsrc/zgood.py" 'print("zip member ran")'
@@ -330,6 +340,18 @@ cases() {
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/t2.py" \
 		"$X/benign/timeit.py" t2 "$N" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
+	# Code runs as what was read: a benign module whose name becomes
+	# timeit's after the read runs as itself; read again, it is timeit.
+	link "$N/lib2" "$X/benign"
+	t "$w a benign module read through a directory link switched to the library before it runs" \
+		0 "a module that is not timeit" "" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/lib2" \
+		/usr/lib/python3.11 timeit "$N/lib2" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
+	link "$N/t3.py" "$X/benign/timeit.py"
+	t "$w a benign module imported through a link, the link switched to timeit.py, run again" \
+		126 "a module that is not timeit" "trusted-python: timeit: interactive code refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/reimport-runner.py" "$N/t3.py" \
+		/usr/lib/python3.11/timeit.py "$N" t3 -n 1 -r 1 -s "$(cat "$N/x.py")" pass
 	refused "$w timeit.py as the script, PYTHONHOME's library without it" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONHOME="$N/home-without-timeit" "${SESSION[@]}" "$PY" \

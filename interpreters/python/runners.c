@@ -479,9 +479,10 @@ static PyObject *row_names; /* str -> row index */
  * their cache files stand for: the "exec" event of the code loaded from
  * them needs no stat() of the name, one for each module imported.  A
  * name later read as a row's file is that row's (row_names is asked
- * first); code under such a name that nothing here read (compiled from
- * another source while files are not enforced, or made by hand) runs
- * unguarded however it is looked up, as the name may be no file at all.
+ * first).  Code under such a name that was not made from what was read
+ * there (compiled from other text while files are not enforced, or built
+ * by hand) is taken for what was read; the stat() this spares looked at
+ * whatever file the name was by then, which says no more about such code.
  */
 static PyObject *plain_names;
 

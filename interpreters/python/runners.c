@@ -477,14 +477,17 @@ static PyObject *row_names; /* str -> row index */
 /*
  * The names read as code that were no row's file, and the source names
  * their cache files stand for: the "exec" event of the code loaded from
- * them needs no stat() of the name, one for each module imported.  A
- * name later read as a row's file is that row's (row_names is asked
- * first).  Code under such a name that was not made from what was read
- * there (compiled from other text while files are not enforced, or built
- * by hand) is taken for what was read; the stat() this spares looked at
- * whatever file the name was by then, which says no more about such code.
+ * them needs no stat() of the name, one for each module imported.  Only
+ * until a row's file is read: a loader names its code after the path it
+ * was given ("DIR//m.py", "m.txt", a relative name), which row_names may
+ * not hold while the cache file it read is a row's, and a program may
+ * hold code loaded from a row's file and run it later under a name read
+ * since.  So while no row's file has been read, code under such a name
+ * was made from a file that was no row's (or by hand, which no lookup
+ * of its name can judge); after one, every name is looked up as before.
  */
 static PyObject *plain_names;
+static int row_file_read;
 
 static void remember_name(PyObject *name, size_t row)
 {
@@ -560,6 +563,8 @@ static void remember_plain(PyObject *name)
 	Py_ssize_t n;
 	PyObject *source;
 
+	if (row_file_read)
+		return;
 	if (!plain_names && !(plain_names = PySet_New(NULL)))
 		goto out;
 	if (PySet_Add(plain_names, name) < 0 || !(s = PyUnicode_AsUTF8AndSize(name, &n)))
@@ -589,6 +594,8 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 		remember_plain(path);
 		return;
 	}
+	row_file_read = 1;
+	Py_CLEAR(plain_names);
 	remember_name(path, (size_t)(row - rows));
 	source = source_of_cache(path);
 	if (source)

@@ -120,6 +120,40 @@ os.unlink(link)
 os.symlink(target, link)
 sys.argv = [link] + sys.argv[5:]
 runpy.run_path(link, run_name="__main__")'
+# A "watch and rerun" tool: a file run as __main__, then its link and the
+# link of its cache file switched to other files, and run again.  A loader
+# names the code after the path it was given, which may be spelled other
+# than the name the import system gives its cache file ("DIR//m.py", a
+# name without ".py", a relative one under PYTHONPYCACHEPREFIX).
+put "$X/rerun-runner.py" 'import importlib.machinery, importlib.util, os, sys
+link, target, cache_link, cache_target, name = sys.argv[1:6]
+sys.argv = [name] + sys.argv[6:]
+def run():
+    loader = importlib.machinery.SourceFileLoader("__main__", name)
+    spec = importlib.util.spec_from_file_location("__main__", name, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["__main__"] = module
+    loader.exec_module(module)
+run()
+os.unlink(link)
+os.symlink(target, link)
+os.makedirs(os.path.dirname(cache_link), exist_ok=True)
+os.symlink(cache_target, cache_link)
+run()'
+# Code loaded from a file's cache and held; the file's link and cache
+# switched to a benign module, which is then imported under the same name;
+# the held code run last.
+put "$X/held-runner.py" 'import importlib.machinery, importlib.util, os, sys
+link, target, cache_link, name = sys.argv[1:5]
+sys.argv = [name] + sys.argv[5:]
+code = importlib.machinery.SourceFileLoader("__main__", name).get_code("__main__")
+os.unlink(link)
+os.symlink(target, link)
+os.unlink(cache_link)
+loader = importlib.machinery.SourceFileLoader("benign", name)
+module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("benign", name, loader=loader))
+loader.exec_module(module)
+exec(code, {"__name__": "__main__"})'
 # Zip archives: zipimport compiles a member's source under ARCHIVE/MEMBER.
 mkdir -p "$X/zipsrc"
 put "$X/zipsrc/zgood.py" 'print("zip member ran")'
@@ -209,6 +243,8 @@ from() {
 	shift
 	"$@" <"$file"
 }
+# rerun_dir USER: N/rr, empty, USER's.
+rerun_dir() { rm -rf "$N/rr" && mkdir "$N/rr" && chown "$1" "$N/rr"; }
 # link NAME TARGET: a symbolic link the attacker owns.
 link() { ln -sfn "$2" "$1" && chown -h 65534:65534 "$1"; }
 
@@ -352,6 +388,46 @@ cases() {
 		126 "a module that is not timeit" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/reimport-runner.py" "$N/t3.py" \
 		/usr/lib/python3.11/timeit.py "$N" t3 -n 1 -r 1 -s "$(cat "$N/x.py")" pass
+	# ... however the loader spells the name, and when the code is held.
+	local L=/usr/lib/python3.11 R=$N/rr spelling name
+	local ev=$(cat "$N/x.py") benign="a module that is not timeit"
+	local timeit_refused="trusted-python: timeit: interactive code refused"
+	for spelling in "DIR//m.py" "DIR/m.txt"; do
+		rerun_dir "$user"
+		name=${spelling/DIR/$R}
+		ln -s "$X/benign/timeit.py" "$R/${name##*/}" && chown -h "$user" "$R/${name##*/}"
+		t "$w a file rerun as $spelling after its link and cache were switched to timeit's" \
+			126 "$benign" "$timeit_refused" \
+			as_user "$user" "${SESSION[@]}" "$PY" "$X/rerun-runner.py" "$R/${name##*/}" \
+			"$L/timeit.py" "$R/__pycache__/m.cpython-311.pyc" \
+			"$L/__pycache__/timeit.cpython-311.pyc" "$name" -n 1 -r 1 -s "$ev" pass
+	done
+	# -S: Debian's sitecustomize.py, a link into /etc, has no cache under
+	# the prefix, and policy 3 refuses its source (no execute bit).
+	rerun_dir "$user"
+	ln -s "$X/benign/timeit.py" "$R/m.py" && chown -h "$user" "$R/m.py"
+	t "$w a file rerun as m.py from its directory, PYTHONPYCACHEPREFIX, switched to timeit's" \
+		126 "$benign" "$timeit_refused" \
+		as_user "$user" env -C "$R" PYTHONPYCACHEPREFIX="$R/pfx" "${SESSION[@]}" "$PY" -S \
+		"$X/rerun-runner.py" "$R/m.py" "$L/timeit.py" "$R/pfx$R/m.cpython-311.pyc" \
+		"$L/__pycache__/timeit.cpython-311.pyc" m.py -n 1 -r 1 -s "$ev" pass
+	rerun_dir "$user"
+	ln -s "$X/benign/timeit.py" "$R/d.py" && chown -h "$user" "$R/d.py"
+	t "$w a file rerun as DIR//d.py after its link and cache were switched to doctest's" \
+		126 "$benign" "trusted-python: $N/x.txt: $NOT: $m" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/rerun-runner.py" "$R/d.py" \
+		"$L/doctest.py" "$R/__pycache__/d.cpython-311.pyc" \
+		"$L/__pycache__/doctest.cpython-311.pyc" "$R//d.py" "$N/x.txt"
+	rerun_dir "$user"
+	mkdir "$R/__pycache__" && chown "$user" "$R/__pycache__" &&
+		ln -s "$L/timeit.py" "$R/h.py" &&
+		ln -s "$L/__pycache__/timeit.cpython-311.pyc" "$R/__pycache__/h.cpython-311.pyc" &&
+		chown -h "$user" "$R/h.py" "$R/__pycache__/h.cpython-311.pyc"
+	t "$w timeit's code loaded as DIR//h.py and held, the name then imported as a benign module" \
+		126 "$benign" "$timeit_refused" \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/held-runner.py" "$R/h.py" \
+		"$X/benign/timeit.py" "$R/__pycache__/h.cpython-311.pyc" "$R//h.py" \
+		-n 1 -r 1 -s "$ev" pass
 	refused "$w timeit.py as the script, PYTHONHOME's library without it" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONHOME="$N/home-without-timeit" "${SESSION[@]}" "$PY" \

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 
 #include "trustedfor.h"
+#include "unforged.h"
 
 #define TF_EXPORT __attribute__((visibility("default")))
 
@@ -91,14 +92,6 @@ int tf_mount_namespace_of(uint64_t mount_id);
 /* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
  * the way) with errno. */
 int tf_proc_open(const char *path);
-/*
- * TF_UNFORGED(open(...)): the call's descriptor, or -1 (EBADF) when its 0
- * was forged by a filter.  A 0 is checked by the same call made again,
- * from the same instruction in libc: CALL must be one libc call whose
- * arguments do not change between the two.
- */
-int tf_unforged(int fd, int again);
-#define TF_UNFORGED(call) ({ int tf_fd_ = (call); tf_fd_ == 0 ? tf_unforged(0, (call)) : tf_fd_; })
 
 /* userns.c: this process's uid map, read so that no mount can fake it. */
 #define TF_UID_MAP_MAX 340

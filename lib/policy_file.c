@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dirent64.h"
 #include "internal.h"
 
 /* "none", or a comma-separated list of "file", "interactive" and "all". */
@@ -278,15 +279,6 @@ static void absent(struct tf_policy_file *c)
 	fail(c, "absent, and %s", why);
 }
 
-/* One entry of getdents64(), as the kernel writes it. */
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /*
  * Whether the directory of path lists its last component: 1 listed, 0 not
  * listed, -1 no listing (why says so).  An open() that answers ENOENT is
@@ -321,12 +313,9 @@ static int listed(const char *path, char *why, size_t size)
 	}
 	while (!found && (n = syscall(SYS_getdents64, fd, buf, cap)) > 0) {
 		for (long at = 0; at < n;) {
-			const struct linux_dirent64 *d = (const struct linux_dirent64 *)(buf + at);
+			const struct linux_dirent64 *d = tf_dirent_at(buf, n, at);
 
-			if (n - at < (long)offsetof(struct linux_dirent64, d_name) + 1 ||
-			    d->d_reclen < offsetof(struct linux_dirent64, d_name) + 1 ||
-			    d->d_reclen > n - at ||
-			    !memchr(d->d_name, '\0', d->d_reclen - offsetof(struct linux_dirent64, d_name))) {
+			if (!d) {
 				n = -1;
 				errno = EPROTO;
 				break;

@@ -20,30 +20,6 @@
 #include "internal.h"
 #include "missing.h"
 
-/*
- * A filter can make an open "succeed" with 0 without opening anything, and
- * 0 is then whatever the process holds there: an inherited standard input,
- * or a file the process opened itself because standard input was closed at
- * its start (the attacker's script, say).  A seccomp filter keeps no state:
- * the same system call, from the same instruction with the same arguments,
- * gets the same answer.  So a 0 counts only if the same open, made again
- * while the first is held, gives another descriptor: the kernel never
- * hands out one in use, and a filter can answer only 0 or an error.  (Asking
- * fcntl() beforehand whether 0 was open was a return value too, which a
- * filter answered with EBADF: found by review on 2026-12-05.)
- */
-int tf_unforged(int fd, int again)
-{
-	if (fd != 0)
-		return fd;
-	if (again > 0) {
-		close(again);
-		return 0;
-	}
-	errno = EBADF;
-	return -1;
-}
-
 int tf_proc_open(const char *path)
 {
 	struct open_how how = {

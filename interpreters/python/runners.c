@@ -35,12 +35,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <trustedfor.h>
 
 #include "checks.h"
+#include "dirent64.h"
 #include "runners.h"
+#include "unforged.h"
 
 enum {
 	RUNS_ARGV = 1,	/* code from the command line, and a prompt */
@@ -350,11 +353,19 @@ static int on_compile(PyObject *args)
  * one; each source file and its cache files (__pycache__/NAME.TAG.pyc, and
  * the optimised .opt-1 and .opt-2), which the import system reads in its
  * place.  Read once, when the first code file is read.
+ *
+ * A seccomp filter of the user's own can answer any of these calls with an
+ * error, and a row left unknown is a row turned off.  So a file counts as
+ * absent only when the kernel's listing of its directory (a buffer, which
+ * no such filter can fill) does not show it; anything else that keeps a
+ * row's file unknown, or a file read as code from being told apart from
+ * them, ends the process while anything is enforced (refuse_unknown()).
  */
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
 #define CACHE_TAG "cpython-" Py_STRINGIFY(PY_MAJOR_VERSION) Py_STRINGIFY(PY_MINOR_VERSION)
 
-static const char *const variants[] = { NULL, "", ".opt-1", ".opt-2" };
+static const char *const variants[] = { "", ".opt-1", ".opt-2" };
+#define VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 static struct identity {
 	dev_t dev;
@@ -362,21 +373,201 @@ static struct identity {
 	off_t size;
 	size_t row;
 	char *path;
-} identities[2 * ROWS * 4];
+} identities[2 * ROWS * (1 + VARIANTS)];
 static size_t identities_known;
+static char unknown_why[512]; /* why the rows' files are not all known */
 
-static void learn(const char *path, size_t row)
+static void unknown(const char *what, const char *name, int error)
+{
+	if (!unknown_why[0])
+		snprintf(unknown_why, sizeof(unknown_why), "%.300s%s%.100s: %s", what,
+			 name[0] ? "/" : "", name, strerror(error));
+}
+
+/* Ends the process if the rows are not all known while anything is enforced. */
+static void refuse_unknown(void)
+{
+	char message[sizeof(unknown_why) + 64];
+
+	if (!unknown_why[0] ||
+	    !enforced(TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE))
+		return;
+	snprintf(message, sizeof(message), "the runner modules' files cannot be told: %s",
+		 unknown_why);
+	refuse_and_exit(message);
+}
+
+/*
+ * Which of names[] the kernel's listing of directory dir, from its
+ * current position, shows (shown[i] 1 or 0): 0, or -1 with errno when there
+ * is no such listing (every real one shows ".").
+ */
+static int listed(int dir, const char *const names[], size_t n, int shown[])
+{
+	char buf[16384];
+	int dot = 0;
+	long got;
+
+	memset(shown, 0, n * sizeof(shown[0]));
+	while ((got = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+		for (long at = 0; at < got;) {
+			const struct linux_dirent64 *d = tf_dirent_at(buf, got, at);
+
+			if (!d) {
+				errno = EPROTO;
+				return -1;
+			}
+			dot |= !strcmp(d->d_name, ".");
+			for (size_t i = 0; i < n; i++)
+				shown[i] |= !strcmp(d->d_name, names[i]);
+			at += d->d_reclen;
+		}
+	}
+	if (got < 0)
+		return -1;
+	if (!dot) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the listing of dir, from its start, shows name: 1 or 0, or -1
+ * with errno. */
+static int listed_one(int dir, const char *name)
+{
+	int shown;
+
+	if (lseek(dir, 0, SEEK_SET) != 0)
+		return -1;
+	return listed(dir, &name, 1, &shown) < 0 ? -1 : shown;
+}
+
+/*
+ * The directory dir/name (name "" for dir itself), or -1: absent, as its
+ * parent's listing shows (*absent set), or unknown (unknown() says why).
+ */
+static int open_dir(int parent, const char *dir, const char *name, int *absent)
+{
+	const char *at = name[0] ? name : dir;
+	int fd, error;
+
+	*absent = 0;
+	fd = TF_UNFORGED(openat(parent, at, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+	if (fd >= 0)
+		return fd;
+	error = errno;
+	if (error == ENOENT && parent != AT_FDCWD && listed_one(parent, name) == 0) {
+		*absent = 1;
+		return -1;
+	}
+	unknown(dir, name, error);
+	return -1;
+}
+
+/* The identity of dir/name, a row's file, unless the listing of dir shows
+ * no such file; 0, or -1 after unknown(). */
+static int learn(int dir, const char *dir_path, const char *name, size_t row)
 {
 	struct identity *id = &identities[identities_known];
 	struct stat st;
+	char path[4096];
+	int error;
 
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (id->path = strdup(path))) {
-		id->dev = st.st_dev;
-		id->ino = st.st_ino;
-		id->size = st.st_size;
-		id->row = row;
-		identities_known++;
+	/* Poisoned: a filter that fakes success without filling it fails. */
+	memset(&st, 0, sizeof(st));
+	if (fstatat(dir, name, &st, 0) < 0) {
+		error = errno;
+		if (error == ENOENT && listed_one(dir, name) == 0)
+			return 0;
+		unknown(dir_path, name, error);
+		return -1;
 	}
+	if (st.st_mode == 0) {
+		unknown(dir_path, name, EPROTO);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir_path, name);
+	if (!(id->path = strdup(path))) {
+		unknown(dir_path, name, ENOMEM);
+		return -1;
+	}
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->size = st.st_size;
+	id->row = row;
+	identities_known++;
+	return 0;
+}
+
+/* The length of the directory part of a row's path, 0 for none. */
+static int dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (int)(slash - path) : 0;
+}
+
+/*
+ * The source and cache files of the rows whose files are in lib's
+ * subdirectory sub ("" for lib itself); the cache directory is listed
+ * once for all of them.  0, or -1 after unknown().
+ */
+static int learn_dir(int lib, const char *lib_path, const char *sub)
+{
+	const char *cache_names[ROWS * VARIANTS];
+	char dir_path[4096], cache_path[4096], names[ROWS * VARIANTS][256];
+	int shown[ROWS * VARIANTS];
+	size_t cache_row[ROWS * VARIANTS], n = 0, len = strlen(sub);
+	int dir = lib, cache = -1, absent, rc = -1;
+
+	if (snprintf(dir_path, sizeof(dir_path), "%s%s%s", lib_path, len ? "/" : "", sub) >=
+		    (int)sizeof(dir_path) ||
+	    snprintf(cache_path, sizeof(cache_path), "%s/__pycache__", dir_path) >=
+		    (int)sizeof(cache_path)) {
+		unknown(lib_path, sub, ENAMETOOLONG);
+		return -1;
+	}
+	if (len && (dir = open_dir(lib, lib_path, sub, &absent)) < 0)
+		return absent ? 0 : -1;
+	for (size_t i = 0; i < ROWS; i++) {
+		const char *file;
+		int stem;
+
+		if (dir_len(rows[i].path) != (int)len || strncmp(rows[i].path, sub, len) != 0)
+			continue;
+		file = rows[i].path + (len ? len + 1 : 0);
+		stem = (int)strlen(file) - 3; /* less ".py" */
+		if (learn(dir, dir_path, file, i) < 0)
+			goto out;
+		for (size_t v = 0; v < VARIANTS; v++, n++) {
+			snprintf(names[n], sizeof(names[n]), "%.*s." CACHE_TAG "%s.pyc", stem, file,
+				 variants[v]);
+			cache_names[n] = names[n];
+			cache_row[n] = i;
+		}
+	}
+	cache = open_dir(dir, dir_path, "__pycache__", &absent);
+	if (cache < 0) {
+		rc = absent ? 0 : -1;
+		goto out;
+	}
+	if (listed(cache, cache_names, n, shown) < 0) {
+		unknown(cache_path, "", errno);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (shown[i] && learn(cache, cache_path, cache_names[i], cache_row[i]) < 0)
+			goto out;
+	rc = 0;
+out:
+	if (cache >= 0)
+		close(cache);
+	if (dir != lib)
+		close(dir);
+	return rc;
 }
 
 static void learn_identities(void)
@@ -384,7 +575,7 @@ static void learn_identities(void)
 	static int learnt;
 	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
 	const char *dirs[2] = { TRUSTED_PYTHON_STDLIB, NULL };
-	char *encoded = NULL, path[4096];
+	char *encoded = NULL;
 
 	if (learnt)
 		return;
@@ -394,35 +585,61 @@ static void learn_identities(void)
 	/* The same directory (no PYTHONHOME): its files are known once. */
 	if (dirs[1] && strcmp(dirs[0], dirs[1]) == 0)
 		dirs[1] = NULL;
-	for (size_t d = 0; d < 2 && dirs[d]; d++)
-		for (size_t i = 0; i < ROWS; i++) {
-			const char *slash = strrchr(rows[i].path, '/');
-			int sub = slash ? (int)(slash - rows[i].path) + 1 : 0;
-			const char *base = rows[i].path + sub;
-			int stem = (int)strlen(base) - 3; /* less ".py" */
+	for (size_t d = 0; d < 2 && dirs[d]; d++) {
+		int absent, lib = open_dir(AT_FDCWD, dirs[d], "", &absent);
 
-			for (size_t v = 0; v < 4; v++) {
-				if (!variants[v])
-					snprintf(path, sizeof(path), "%s/%s", dirs[d], rows[i].path);
-				else
-					snprintf(path, sizeof(path), "%s/%.*s__pycache__/%.*s." CACHE_TAG "%s.pyc",
-						 dirs[d], sub, rows[i].path, stem, base, variants[v]);
-				learn(path, i);
-			}
+		/* Each directory of the rows' files once. */
+		for (size_t i = 0; lib >= 0 && i < ROWS; i++) {
+			int len = dir_len(rows[i].path);
+			char sub[256];
+			size_t j = 0;
+
+			while (j < i && !(dir_len(rows[j].path) == len &&
+					  strncmp(rows[j].path, rows[i].path, (size_t)len) == 0))
+				j++;
+			if (j < i)
+				continue;
+			snprintf(sub, sizeof(sub), "%.*s", len, rows[i].path);
+			if (learn_dir(lib, dirs[d], sub) < 0)
+				break;
 		}
+		if (lib >= 0)
+			close(lib);
+	}
 	PyMem_Free(encoded);
 }
 
 static const struct row *row_for_stat(const struct stat *st)
 {
 	learn_identities();
+	refuse_unknown();
 	for (size_t i = 0; i < identities_known; i++)
 		if (identities[i].dev == st->st_dev && identities[i].ino == st->st_ino)
 			return &rows[identities[i].row];
 	return NULL;
 }
 
-/* Whether the files behind two descriptors, of size bytes, are the same. */
+/*
+ * The identity of a file read as code, or -1 when it cannot be had, which
+ * ends the process while anything is enforced (refuse_unknown()).
+ */
+static int stat_read(int fd, struct stat *st)
+{
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	rc = fstat(fd, st);
+	if (rc == 0 && st->st_mode != 0)
+		return 0;
+	unknown("a file read as code", "", rc < 0 ? errno : EPROTO);
+	refuse_unknown();
+	return -1;
+}
+
+/*
+ * Whether the files behind two descriptors, of size bytes, are the same:
+ * 1 or 0, or -1 when they cannot be read.
+ */
 static int same_content(int a, int b, off_t size)
 {
 	char x[8192], y[8192];
@@ -431,8 +648,9 @@ static int same_content(int a, int b, off_t size)
 	while (at < size) {
 		size_t want = size - at < (off_t)sizeof(x) ? (size_t)(size - at) : sizeof(x);
 
-		if (pread(a, x, want, at) != (ssize_t)want ||
-		    pread(b, y, want, at) != (ssize_t)want || memcmp(x, y, want) != 0)
+		if (pread(a, x, want, at) != (ssize_t)want || pread(b, y, want, at) != (ssize_t)want)
+			return -1;
+		if (memcmp(x, y, want) != 0)
 			return 0;
 		at += (off_t)want;
 	}
@@ -443,7 +661,8 @@ static int same_content(int a, int b, off_t size)
  * The row of the file behind fd: its own, or the one of which it is a
  * byte-for-byte copy (a CPython source tree, a copy taken elsewhere), so
  * that a copy on an exec mount does not pass for another program.  Only
- * a file of a row file's size is read.
+ * a file of a row file's size is read; one that cannot be compared is
+ * taken for that row's.
  */
 static const struct row *row_for_file(int fd, const struct stat *st)
 {
@@ -454,12 +673,11 @@ static const struct row *row_for_file(int fd, const struct stat *st)
 
 		if (identities[i].size != st->st_size)
 			continue;
-		other = open(identities[i].path, O_RDONLY | O_CLOEXEC);
-		if (other < 0)
-			continue;
-		if (same_content(fd, other, st->st_size))
+		other = TF_UNFORGED(open(identities[i].path, O_RDONLY | O_CLOEXEC));
+		if (other < 0 || same_content(fd, other, st->st_size) != 0)
 			row = &rows[identities[i].row];
-		close(other);
+		if (other >= 0)
+			close(other);
 	}
 	return row;
 }
@@ -584,7 +802,7 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 	struct stat own;
 
 	if (!st) {
-		if (fstat(fd, &own) < 0)
+		if (stat_read(fd, &own) < 0)
 			return;
 		st = &own;
 	}
@@ -648,7 +866,7 @@ static const struct row *row_for_fd(int fd)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 ? row_for_file(fd, &st) : NULL;
+	return stat_read(fd, &st) == 0 ? row_for_file(fd, &st) : NULL;
 }
 
 /* open() for modules that read code files with it: a checked descriptor. */

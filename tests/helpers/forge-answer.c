@@ -30,6 +30,10 @@
  *   creds=N      geteuid(), getegid() and getgroups() return N (0: root's
  *                group, and no supplementary group)
  *   fgetxattr=N  fgetxattr() returns N (ENODATA: the file has no ACL)
+ *   fstatat=N    fstatat() of a name in a directory opened before (a
+ *                descriptor below 1024, flags 0: trusted-python's look at
+ *                the runner modules' files) returns N without filling its
+ *                buffer; stat() of a path and fstat() still reach the kernel
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,6 +64,8 @@ static int answer(const char *s)
 		return EPERM;
 	if (!strcmp(s, "ENODATA"))
 		return ENODATA;
+	if (!strcmp(s, "ENOENT"))
+		return ENOENT;
 	fprintf(stderr, "forge-answer: unknown answer '%s'\n", s);
 	exit(2);
 }
@@ -115,6 +121,9 @@ static int add_rule(scmp_filter_ctx ctx, const char *rule)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getgroups), 0);
 	} else if (!strncmp(rule, "fgetxattr=", 10))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(fgetxattr), 0);
+	else if (!strncmp(rule, "fstatat=", 8))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(newfstatat), 2,
+				      SCMP_A0(SCMP_CMP_LT, 1024), SCMP_A3(SCMP_CMP_EQ, 0));
 	else
 		rc = -EINVAL;
 	return rc;

@@ -25,6 +25,7 @@ unset TRUSTEDFOR_ENFORCE PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONINSPECT \
 export PYTHONDONTWRITEBYTECODE=1
 PY=$TF_BUILD/interpreters/python/trusted-python
 TF=$TF_BUILD/tools/trusted-for
+FORGE=$TF_BUILD/tests/forge-answer
 X=$TF_TMP/exec
 N=$TF_TMP/noexec
 SESSION=("$TF" run --restrict-file --deny-interactive --lock --)
@@ -263,6 +264,8 @@ ln -sfn /usr/lib/python3.11 "$N/lib"
 t "not enforced: timeit's cache read through a link switched before it runs" 0 "evil ran" "" \
 	sh -c '"$1" "$2" "$3" "$4" timeit "$3" -n 1 -r 1 -s "$5" pass | sed -n 1p' \
 	sh "$PY" "$X/switch-runner.py" "$N/lib" "$X/benign" 'print("evil ran")'
+t "not enforced: with the runner modules' files hidden by a filter, a program runs" 0 "good ran" "" \
+	"$FORGE" fstatat=ENOENT "$PY" "$X/good.py"
 t "not enforced: pdb runs ~/.pdbrc" 0 "evil rc ran" "" \
 	sh -c 'HOME=$1 "$2" -m pdb -c quit "$3" </dev/null | grep -o "evil rc ran" | sed -n 1p' \
 	sh "$N/home" "$PY" "$X/good.py"
@@ -428,6 +431,15 @@ cases() {
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/held-runner.py" "$R/h.py" \
 		"$X/benign/timeit.py" "$R/__pycache__/h.cpython-311.pyc" "$R//h.py" \
 		-n 1 -r 1 -s "$ev" pass
+	# A filter of the user's own, installed before the session (a locked
+	# session refuses new ones), that hides the rows' files: the launcher
+	# must not take them for absent (the kernel's listing shows them).
+	t "$w -m timeit, fstatat() of the runner modules' files answered ENOENT" \
+		126 "" "trusted-python: the runner modules' files cannot be told: $L/timeit.py: No such file or directory" \
+		as_user "$user" "$FORGE" fstatat=ENOENT "${SESSION[@]}" "$PY" -m timeit -n 1 -r 1 -s "$ev" pass
+	t "$w -m timeit, fstatat() of the runner modules' files answered 0" \
+		126 "" "trusted-python: the runner modules' files cannot be told: $L/timeit.py: Protocol error" \
+		as_user "$user" "$FORGE" fstatat=0 "${SESSION[@]}" "$PY" -m timeit -n 1 -r 1 -s "$ev" pass
 	refused "$w timeit.py as the script, PYTHONHOME's library without it" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONHOME="$N/home-without-timeit" "${SESSION[@]}" "$PY" \

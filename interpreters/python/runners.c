@@ -775,6 +775,13 @@ static PyObject *standard_source_of_cache(const char *path, Py_ssize_t len)
 	return name;
 }
 
+/* A row's file was read: from now on every name is looked up again. */
+static void forget_plain_names(void)
+{
+	row_file_read = 1;
+	Py_CLEAR(plain_names);
+}
+
 static void remember_plain(PyObject *name)
 {
 	const char *s;
@@ -806,14 +813,15 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 			return;
 		st = &own;
 	}
+	row = row_for_file(fd, st);
+	if (row)
+		forget_plain_names();
 	if (!PyUnicode_Check(path))
 		return;
-	if (!(row = row_for_file(fd, st))) {
+	if (!row) {
 		remember_plain(path);
 		return;
 	}
-	row_file_read = 1;
-	Py_CLEAR(plain_names);
 	remember_name(path, (size_t)(row - rows));
 	source = source_of_cache(path);
 	if (source)
@@ -1009,6 +1017,7 @@ int runner_script(int fd, PyObject *main_dict)
 
 	if (!row)
 		return 0;
+	forget_plain_names();
 	if ((row->what & RUNS_ARGV) && refuse_interactive(-1, row->module) < 0)
 		return -1;
 	if ((row->what & RUNS_STDIN) && refuse_interactive(STDIN_FILENO, row->module) < 0)

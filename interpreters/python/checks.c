@@ -192,8 +192,14 @@ PyObject *read_all(int fd, struct stat *st)
 	size_t size, len = 0;
 	ssize_t n;
 
+	/* Poisoned: a filter's 0 that fills nothing reads as no file at all. */
+	memset(st, 0, sizeof(*st));
 	if (fstat(fd, st) < 0)
 		return NULL;
+	if (st->st_mode == 0) {
+		errno = EPROTO;
+		return NULL;
+	}
 	size = st->st_size > 0 ? (size_t)st->st_size + 1 : 4096;
 	data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
 	if (!data)

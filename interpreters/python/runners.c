@@ -808,7 +808,8 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 	PyObject *source;
 	struct stat own;
 
-	if (!st) {
+	/* The caller's fstat() is trusted only if it filled the buffer. */
+	if (!st || st->st_mode == 0) {
 		if (stat_read(fd, &own) < 0)
 			return;
 		st = &own;

@@ -510,18 +510,28 @@ static int dir_len(const char *path)
 	return slash ? (int)(slash - path) : 0;
 }
 
+/* Whether two rows' files are in the same directory. */
+static int same_dir(const char *a, const char *b)
+{
+	int len = dir_len(a);
+
+	return dir_len(b) == len && strncmp(a, b, (size_t)len) == 0;
+}
+
 /*
- * The source and cache files of the rows whose files are in lib's
- * subdirectory sub ("" for lib itself); the cache directory is listed
- * once for all of them.  0, or -1 after unknown().
+ * The source and cache files of the rows whose files are in the directory
+ * of row first's, under lib; the cache directory is listed once for all
+ * of them.  0, or -1 after unknown().
  */
-static int learn_dir(int lib, const char *lib_path, const char *sub)
+static int learn_dir(int lib, const char *lib_path, size_t first)
 {
 	const char *cache_names[ROWS * VARIANTS];
-	char dir_path[4096], cache_path[4096], names[ROWS * VARIANTS][256];
+	char dir_path[4096], cache_path[4096], names[ROWS * VARIANTS][256], sub[256];
 	int shown[ROWS * VARIANTS];
-	size_t cache_row[ROWS * VARIANTS], n = 0, len = strlen(sub);
+	size_t cache_row[ROWS * VARIANTS], n = 0, len = (size_t)dir_len(rows[first].path);
 	int dir = lib, cache = -1, absent, rc = -1;
+
+	snprintf(sub, sizeof(sub), "%.*s", (int)len, rows[first].path);
 
 	if (snprintf(dir_path, sizeof(dir_path), "%s%s%s", lib_path, len ? "/" : "", sub) >=
 		    (int)sizeof(dir_path) ||
@@ -536,7 +546,7 @@ static int learn_dir(int lib, const char *lib_path, const char *sub)
 		const char *file;
 		int stem;
 
-		if (dir_len(rows[i].path) != (int)len || strncmp(rows[i].path, sub, len) != 0)
+		if (!same_dir(rows[i].path, rows[first].path))
 			continue;
 		file = rows[i].path + (len ? len + 1 : 0);
 		stem = (int)strlen(file) - 3; /* less ".py" */
@@ -590,17 +600,11 @@ static void learn_identities(void)
 
 		/* Each directory of the rows' files once. */
 		for (size_t i = 0; lib >= 0 && i < ROWS; i++) {
-			int len = dir_len(rows[i].path);
-			char sub[256];
 			size_t j = 0;
 
-			while (j < i && !(dir_len(rows[j].path) == len &&
-					  strncmp(rows[j].path, rows[i].path, (size_t)len) == 0))
+			while (j < i && !same_dir(rows[j].path, rows[i].path))
 				j++;
-			if (j < i)
-				continue;
-			snprintf(sub, sizeof(sub), "%.*s", len, rows[i].path);
-			if (learn_dir(lib, dirs[d], sub) < 0)
+			if (j == i && learn_dir(lib, dirs[d], i) < 0)
 				break;
 		}
 		if (lib >= 0)
@@ -808,8 +812,7 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 	PyObject *source;
 	struct stat own;
 
-	/* The caller's fstat() is trusted only if it filled the buffer. */
-	if (!st || st->st_mode == 0) {
+	if (!st) {
 		if (stat_read(fd, &own) < 0)
 			return;
 		st = &own;

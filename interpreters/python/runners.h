@@ -28,7 +28,8 @@ int runner_script(int fd, PyObject *main_dict);
 /*
  * A code file was read from fd under path, once the descriptor passed the
  * check: when it is one of those modules' files, that name stays its own.
- * st is fd's fstat() when the reader made one, else NULL.
+ * st is fd's fstat() when the reader made one (on a poisoned buffer, which
+ * it filled: checks.c's read_all()), else NULL.
  */
 void runner_code_read(int fd, const struct stat *st, PyObject *path);
 

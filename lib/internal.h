@@ -93,15 +93,16 @@ int tf_mount_namespace_of(uint64_t mount_id);
  * the way) with errno. */
 int tf_proc_open(const char *path);
 
-/* userns.c: this process's uid map, read so that no mount can fake it. */
+/* userns.c: whether uid 0 here is root of the initial user namespace (1),
+ * is not (0), or cannot be told (-1, why says); and, for messages, this
+ * process's uid map, read so that no mount can fake it. */
+int tf_root_is_initial(char *why, size_t size);
 #define TF_UID_MAP_MAX 340
 struct tf_uid_map {
 	unsigned int n;
 	uint32_t inside[TF_UID_MAP_MAX], outside[TF_UID_MAP_MAX],
 		count[TF_UID_MAP_MAX];
 };
-/* 1: the identity map, 0: another, -1: unreadable (why says). */
-int tf_uid_map_identity(char *why, size_t size);
 int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size);
 int tf_uid_map_parse(const char *buf, struct tf_uid_map *m);
 int tf_uid_map_is_identity(const struct tf_uid_map *m);

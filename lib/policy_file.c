@@ -242,14 +242,14 @@ __attribute__((noinline)) static int not_initial(uid_t uid, int absent,
 /*
  * Root of the initial user namespace, and nobody else, owns the file: in a
  * namespace of their own a user's files show as uid 0, and a file of the
- * real root shows as the overflow uid.  Only an identity map proves that
- * the uid fstat() shows is the initial namespace's (userns.c says why).
+ * real root shows as the overflow uid.  So uid 0 counts only where it is
+ * that root (userns.c says how that is told).
  */
 static int check_root(uid_t uid, struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX];
 
-	switch (tf_uid_map_identity(why, sizeof(why))) {
+	switch (tf_root_is_initial(why, sizeof(why))) {
 	case 1:
 		if (uid != 0)
 			return fail(c, "owned by uid %u, not root", (unsigned int)uid);
@@ -263,13 +263,15 @@ static int check_root(uid_t uid, struct tf_policy_file *c)
 /*
  * No file means the defaults, but only where this process sees the
  * system's mounts: in a user namespace of their own, a user can mount over
- * /etc and hide the file, so there its absence fails closed.
+ * /etc and hide the file, so there its absence fails closed.  Such a
+ * namespace never maps root of the initial one to its root, and only root
+ * can make one that does.
  */
 static void absent(struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX];
 
-	switch (tf_uid_map_identity(why, sizeof(why))) {
+	switch (tf_root_is_initial(why, sizeof(why))) {
 	case 1:
 		return;
 	case 0:

@@ -3,13 +3,25 @@
  * Which user namespace is this process in?  The policy file counts only if
  * root of the initial user namespace owns it, and fstat() shows owners as
  * this process's namespace maps them: in a namespace made with "unshare -Ur"
- * the user's own files show as uid 0.  The kernel shows a process only the
- * mapping to its parent namespace (/proc/self/uid_map), so a namespace
- * nested in another can map the user's uid to "0" of a parent that is not
- * the initial one.  Only a map that is the identity over every uid proves
- * that uids here are the initial namespace's uids: writing it needs every uid
- * of the parent mapped, which only a privileged process can arrange.  The
- * map is read through procfs.c, so that no mount can stand in for it.
+ * the user's own files show as uid 0, and root's as the overflow uid.
+ *
+ * So the question is whether uid 0 here is that root.  procfs gives its
+ * "self" link to root of the initial namespace in every instance, whoever
+ * mounted it, and statx() shows that owner through every map between the
+ * initial namespace and this one: the link shows as uid 0 exactly when
+ * those maps carry that root to 0.  An unprivileged user can map only their
+ * own uid, so no namespace of theirs, however nested, does.  (The kernel
+ * shows a process only the map to its parent namespace, /proc/self/uid_map,
+ * which cannot tell a nested "0 0 1" from root's.)  Nothing here looks up
+ * /proc/PID, which the kernel would build for the process at the first look.
+ *
+ * What is asked is procfs's own link, on a procfs: a user's namespace can
+ * mount over /proc, but only a file of their own shows as uid 0 there, and
+ * procfs has no link of theirs by that name (their interfaces' names make
+ * directories and plain files).  An unmapped owner shows as
+ * kernel.overflowuid, which only root sets; it must not be 0 (trusted-for
+ * status says so).  The full map is still read, for the message, in a
+ * namespace that does not map root.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -75,42 +89,47 @@ static int open_map(char *why, size_t size)
 }
 
 /*
- * The first line of the map is enough to tell the identity: an extent over
- * every uid leaves no room for another (the kernel refuses extents that
- * overlap or wrap).  Every process asks this at its first decision, so the
- * answer costs one short read and none of the room 340 extents take.
+ * The buffer is poisoned as "not a link, owner unknown": a statx() faked to
+ * succeed without filling it tells nothing, and that fails closed.  A mount
+ * on the link itself would show the mount's root instead: refused too.
  */
-int tf_uid_map_identity(char *why, size_t size)
+int tf_root_is_initial(char *why, size_t size)
 {
-	char buf[64], text[128];
-	const char *p = buf, *end;
-	uint32_t v[3];
-	ssize_t n;
-	int fd = open_map(why, size), error;
+	struct statx sx;
+	struct statfs sfs;
+	char text[128];
+	int proc, r, error;
 
-	if (fd < 0)
+	proc = TF_UNFORGED(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+	if (proc < 0) {
+		snprintf(why, size, "cannot tell the user namespace: /proc: %s",
+			 tf_strerror(errno, text, sizeof(text)));
 		return -1;
-	/* Cleared: a read faked to succeed without filling it finds no line. */
-	memset(buf, 0, sizeof(buf));
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
+	}
+	memset(&sfs, 0, sizeof(sfs));
+	if (fstatfs(proc, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
+		close(proc);
+		snprintf(why, size, "cannot tell the user namespace: /proc is not procfs");
+		return -1;
+	}
+	memset(&sx, 0, sizeof(sx));
+	sx.stx_uid = (uint32_t)-1;
+	r = statx(proc, "self", AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		  STATX_TYPE | STATX_UID, &sx);
 	error = errno;
-	close(fd);
-	if (n < 0) {
-		snprintf(why, size, "cannot read /proc/self/uid_map: %s",
+	close(proc);
+	if (r < 0) {
+		snprintf(why, size, "cannot tell the user namespace: /proc/self: %s",
 			 tf_strerror(error, text, sizeof(text)));
 		return -1;
 	}
-	if (n == 0)
-		return 0; /* not written yet: no uid is mapped */
-	buf[n] = '\0';
-	end = memchr(buf, '\n', (size_t)n);
-	if (!end || strlen(buf) < (size_t)(end - buf) || parse_extent(&p, v) < 0) {
-		snprintf(why, size, "cannot read /proc/self/uid_map: unexpected content");
+	if ((sx.stx_mask & (STATX_TYPE | STATX_UID)) != (STATX_TYPE | STATX_UID) ||
+	    !S_ISLNK(sx.stx_mode) || !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+		snprintf(why, size, "cannot tell the user namespace: /proc/self is not procfs's own link");
 		return -1;
 	}
-	return v[0] == 0 && v[1] == 0 && v[2] == 4294967295U;
+	return sx.stx_uid == 0;
 }
 
 int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)

@@ -230,13 +230,14 @@ etc_overlay() {
 	TF_ETC_OVERLAY=1
 }
 
-# in_user_namespace: true in a user namespace that does not map every uid
-# to itself, as enter_private_namespace makes for a normal user; there the
+# in_user_namespace: true in a user namespace that does not map root of the
+# initial one to its root (procfs's "self" link, root's, shows as another
+# uid), as enter_private_namespace makes for a normal user; there the
 # policy file fails closed (docs/semantics.md).  Sets uid_map to the map,
 # as the library's messages show it ("0 65534 1").
 in_user_namespace() {
 	uid_map=$(tr -s ' ' <"/proc/self/uid_map" | sed 's/^ //')
-	[ "$uid_map" != "0 0 4294967295" ]
+	[ "$(stat -c %u /proc/self)" != 0 ]
 }
 
 # as_user root|nobody COMMAND...: COMMAND as root, or as uid 65534.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The machine's ways around enforcement (SECURITY.md): user namespaces, an
- * unrestricted ptrace, executable memfds, places users write on mounts that
+ * overflow uid of 0, an unrestricted ptrace, executable memfds, places users write on mounts that
  * allow execution; whether this process's session is confined against the
  * first two; and which of them the enforcement in force depends on.
  */
@@ -52,6 +52,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 	long apparmor = sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	long yama = sysctl("/proc/sys/kernel/yama/ptrace_scope");
 	long memfd = sysctl("/proc/sys/vm/memfd_noexec");
+	long overflow = sysctl("/proc/sys/kernel/overflowuid");
 	int in_session = tf_session_confined(), n = 0;
 	char yama_text[64];
 
@@ -62,6 +63,18 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 			     "the policy file; %s\n",
 			prefix, max, clone < 0 ? "absent" : "= 1",
 			depends(p, in_session));
+		n++;
+	}
+	/*
+	 * The library tells root of the initial namespace by the owner procfs
+	 * shows for its "self" link; where root is not mapped, that shows as
+	 * this uid.
+	 */
+	if (overflow == 0) {
+		fprintf(out, "%swarning: kernel.overflowuid = 0: in a user namespace of their own, "
+			     "root's files and a user's own both show as uid 0, so a policy file "
+			     "the user mounts there counts as root's; %s\n",
+			prefix, depends(p, in_session));
 		n++;
 	}
 	if (yama < 2) {

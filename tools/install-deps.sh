@@ -9,7 +9,7 @@ packages="$*"
 	clang libclang-rt-14-dev scdoc acl libseccomp-dev strace gdb
 	liblua5.4-dev lua5.4 python3.11 python3.11-dev python3.11-venv libpython3.11-testsuite
 	dpkg-dev autoconf automake bison patch libncurses-dev python3-setuptools
-	debhelper build-essential lintian libpam0g-dev pamtester git"
+	debhelper build-essential lintian libpam0g-dev pamtester git iproute2"
 missing=
 for p in $packages; do
 	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||

@@ -1,10 +1,11 @@
 #!/bin/bash
 # trusted-for status and check --explain name the machine's ways around
-# enforcement (user namespaces, ptrace, executable memfds), whether the
-# session is confined, and what the enforcement in force depends on.  The
-# sysctls are shown through files bind-mounted over /proc/sys inside the
-# test's private mount namespace, so every expectation is exact whatever
-# the host says; a knob this kernel lacks is tested as absent.
+# enforcement (user namespaces, an overflow uid of 0, ptrace, executable
+# memfds), whether the session is confined, and what the enforcement in
+# force depends on.  The sysctls are shown through files bind-mounted over
+# /proc/sys inside the test's private mount namespace, so every expectation
+# is exact whatever the host says; a knob this kernel lacks is tested as
+# absent.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 TF=$TF_BUILD/tools/trusted-for
@@ -104,6 +105,19 @@ if fake_sysctl vm.memfd_noexec 0; then
 else
 	not_ok "vm.memfd_noexec exists (Linux 6.3 and later)"
 fi
+
+# The overflow uid: an unmapped owner shows as it, and the library tells
+# root of the initial namespace by procfs's "self" link showing as 0.
+overflow="warning: kernel.overflowuid = 0: in a user namespace of their own, root's files and a user's own both show as uid 0, so a policy file the user mounts there counts as root's"
+fake_sysctl kernel.overflowuid 0 || not_ok "kernel.overflowuid exists"
+expect "kernel.overflowuid = 0, nothing enforced" 0 "$overflow; nothing is enforced here" "" -- \
+	status_lines "warning: kernel.overflowuid" none
+expect "kernel.overflowuid = 0, enforced, not confined" 0 "$overflow; the enforcement here depends on it" "" -- \
+	status_lines "warning: kernel.overflowuid" unconfined
+expect "kernel.overflowuid = 0, a confined session" 0 "$overflow; this session is confined against it" "" -- \
+	status_lines "warning: kernel.overflowuid" locked
+fake_sysctl kernel.overflowuid 65534
+expect "kernel.overflowuid = 65534: no warning" 0 "" "" -- status_lines "warning: kernel.overflowuid" enforced
 
 # check --explain warns only where a verdict is enforced.
 fake_sysctl user.max_user_namespaces 0

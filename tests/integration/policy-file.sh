@@ -49,10 +49,10 @@ expect "control: with it nothing is enforced and the file runs" 0 "1" "" -- \
 
 # User namespaces (docs/semantics.md section 7): inside "unshare -Urm" a
 # user can mount over /etc, where their own file shows as uid 0, or hide the
-# file.  Only root of the initial user namespace counts, and only an
-# identity uid_map proves that uids seen here are the initial namespace's;
-# so inside any other namespace a file fails closed, and so does its
-# absence.
+# file.  Only root of the initial user namespace counts, and uid 0 seen here
+# is that root only where every map down to this namespace carries it to 0,
+# which only root can arrange; so in a user's namespace, however nested, a
+# file fails closed, and so does its absence, whatever stands in for /proc.
 # in_userns WHO SCRIPT: SCRIPT in "unshare -Urm" started by WHO (root or
 # nobody); SCRIPT sees $TF, $inc, $lua, $noex, $policy (a complete file
 # that enforces nothing) and $libdir (the build's libraries: without /proc
@@ -65,61 +65,88 @@ in_userns() {
 	"${as[@]}" env TF="$TF" inc="$inc" lua="$lua" noex="$noex" forge="$forge" \
 		libdir="$TF_BUILD/lib" \
 		policy=$'trustedfor-policy 1\nenforce = none\nend' \
-		unshare -Urm bash -c "$1"
+		unshare -Urm${2:-} bash -c "$1"
 }
 failing="policy file: NOT TRUSTED, failing closed: /etc/trustedfor.conf"
+untold="$failing: cannot tell the user namespace"
 status_line='"$TF" status | grep "^policy file:"'
 set_policy_file "enforce = none"
-for who in root nobody; do
-	[ $who = root ] && outer=0 || outer=65534
-	expect "userns, $who: their own file mounted over /etc fails closed" 0 \
-		"$failing: owned by uid 0 here, uid $outer in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&'"$status_line"
-	expect "userns, $who: ... and trusted-lua refuses the noexec file" 126 "" \
-		"trusted-lua: $noex/evil.lua: not trusted for execution: noexec mount" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && exec "$lua" "$noex/evil.lua"'
-	expect "userns, $who: the file hidden under an empty /etc fails closed" 0 \
-		"$failing: absent, in a user namespace (uid_map 0 $outer 1) where a mount can hide it" "" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && '"$status_line"
-	expect "userns, $who: ... and inc refuses the noexec file" 126 "" \
-		"inc: $noex/one: not trusted for execution: noexec mount" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && exec "$inc" "$noex/one"'
-	# Root's own namespace maps its root, the others see root's file as
-	# the overflow uid.
-	[ $who = root ] && seen="uid 0 here, uid 0" || seen="uid 65534 here, no uid"
-	expect "userns, $who: the root-owned file, seen from inside, fails closed" 0 \
-		"$failing: owned by $seen in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
-		in_userns $who "$status_line"
-	# A namespace in a namespace maps its "0" to the outer one's "0", the
-	# user's own uid: one step of the map would call their file root's.
-	expect "userns, $who: their file seen from a nested namespace fails closed" 0 \
-		"$failing: owned by uid 0 here, uid 0 in the parent user namespace (uid_map 0 0 1): only root of the initial one counts" "" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && unshare -Ur bash -c '"'$status_line'"
-	# The map itself cannot be faked by a mount.
-	expect "userns, $who: an identity map mounted over /proc/PID/uid_map is not read" 0 \
-		"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&
-			echo "0 0 4294967295" >/etc/map &&
-			(mount --bind /etc/map /proc/$BASHPID/uid_map && grep -qx " *0 *0 *4294967295" /proc/$BASHPID/uid_map &&
-			 exec "$TF" status) | grep "^policy file:"'
-	# Nor by a filter that answers openat2() with 0 while standard input
-	# was closed at the start: 0 is then the first file the process opened
-	# itself, here the policy file, whose first line would read as the
-	# identity map (and whose rest, past what that read took, as a policy,
-	# where the filter also keeps close(0) from closing it).
-	expect "userns, $who: openat2() forged to 0, a file of theirs there, fails closed" 0 \
-		"$failing: cannot read /proc/self/uid_map: Bad file descriptor" "" -- \
-		in_userns $who 'mount -t tmpfs etc /etc &&
-			printf "0 0 4294967295\n%047d\n%s\n" 0 "$policy" >/etc/trustedfor.conf &&
-			"$forge" openat2=0 "$TF" status <&- | grep "^policy file:"'
-	expect "userns, $who: a tmpfs over /proc with an identity map fails closed" 0 \
-		"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
-		in_userns $who 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&
-			mkdir -p /etc/proc/self && echo "0 0 4294967295" >/etc/proc/self/uid_map &&
-			printf "ASAN_OPTIONS=detect_leaks=0\\0" >/etc/proc/self/environ && ln -s "$TF" /etc/proc/self/exe &&
-			mount --bind /etc/proc /proc &&
-			LD_LIBRARY_PATH=$libdir '"$status_line"
+outer=65534
+expect "userns, nobody: their own file mounted over /etc fails closed" 0 \
+	"$failing: owned by uid 0 here, uid $outer in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
+	in_userns nobody 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&'"$status_line"
+expect "userns, nobody: ... and trusted-lua refuses the noexec file" 126 "" \
+	"trusted-lua: $noex/evil.lua: not trusted for execution: noexec mount" -- \
+	in_userns nobody 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && exec "$lua" "$noex/evil.lua"'
+expect "userns, nobody: the file hidden under an empty /etc fails closed" 0 \
+	"$failing: absent, in a user namespace (uid_map 0 $outer 1) where a mount can hide it" "" -- \
+	in_userns nobody 'mount -t tmpfs etc /etc && '"$status_line"
+expect "userns, nobody: ... and inc refuses the noexec file" 126 "" \
+	"inc: $noex/one: not trusted for execution: noexec mount" -- \
+	in_userns nobody 'mount -t tmpfs etc /etc && exec "$inc" "$noex/one"'
+expect "userns, nobody: root's file, seen from inside as the overflow uid, fails closed" 0 \
+	"$failing: owned by uid 65534 here, no uid in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
+	in_userns nobody "$status_line"
+# A namespace in a namespace maps its "0" to the outer one's "0", the
+# user's own uid: one step of the map would call their file root's.
+expect "userns, nobody: their file seen from a nested namespace fails closed" 0 \
+	"$failing: owned by uid 0 here, uid 0 in the parent user namespace (uid_map 0 0 1): only root of the initial one counts" "" -- \
+	in_userns nobody 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && unshare -Ur bash -c '"'$status_line'"
+# What stands in for procfs's "self" link: a tmpfs of theirs with a link
+# of theirs, a procfs of their own, a mount over the link's target, and
+# filters that answer fstatfs() and statx() without filling the buffers.
+# (A directory of procfs bound over /proc, their process's or their network
+# namespace's holding an interface renamed "self", is in test-policy-file:
+# a sanitizer cannot start without /proc/self.)
+own_file='mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && '
+# (In root's own namespace too: there /proc is still no procfs.)
+for who in nobody root; do
+	expect "userns, $who: a tmpfs over /proc with a link of theirs fails closed" 0 \
+		"$untold: /proc is not procfs" "" -- \
+		in_userns $who "$own_file"'mkdir -p /etc/proc/1 && ln -s 1 /etc/proc/self &&
+			printf "ASAN_OPTIONS=detect_leaks=0\\0" >/etc/proc/1/environ && ln -s "$TF" /etc/proc/1/exe &&
+			mount --bind /etc/proc /proc && LD_LIBRARY_PATH=$libdir '"$status_line"
 done
+expect "userns, nobody: a procfs of their own (PID namespace) fails closed" 0 \
+	"$failing: owned by uid 0 here, uid $outer in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
+	in_userns nobody "$own_file"'exec unshare -pf --mount-proc bash -c '"'$status_line'"
+expect "userns, nobody: a mount over where /proc/self leads fails closed" 0 \
+	"$failing: owned by uid 0 here, uid $outer in the parent user namespace (uid_map 0 $outer 1): only root of the initial one counts" "" -- \
+	in_userns nobody "$own_file"'mount -t tmpfs x /proc/self && '"$status_line"
+expect "userns, nobody: fstatfs() forged to 0 fails closed" 0 \
+	"$untold: /proc is not procfs" "" -- \
+	in_userns nobody "$own_file"'"$forge" fstatfs=0 '"$status_line"
+expect "userns, nobody: statx() forged to 0 fails closed" 0 \
+	"$untold: /proc/self is not procfs's own link" "" -- \
+	in_userns nobody "$own_file"'"$forge" statx=0 '"$status_line"
+# The map, read for the message, cannot be faked either.
+expect "userns, nobody: an identity map mounted over /proc/PID/uid_map is not read" 0 \
+	"$failing: cannot read /proc/self/uid_map: not procfs, or something mounted over it" "" -- \
+	in_userns nobody "$own_file"'echo "0 0 4294967295" >/etc/map &&
+		(mount --bind /etc/map /proc/$BASHPID/uid_map && grep -qx " *0 *0 *4294967295" /proc/$BASHPID/uid_map &&
+		 exec "$TF" status) | grep "^policy file:"'
+# Nor by a filter that answers openat2() with 0 while standard input
+# was closed at the start: 0 is then the first file the process opened
+# itself, here the policy file, whose first line would read as the
+# identity map (and whose rest, past what that read took, as a policy,
+# where the filter also keeps close(0) from closing it).
+expect "userns, nobody: openat2() forged to 0, a file of theirs there, fails closed" 0 \
+	"$failing: cannot read /proc/self/uid_map: Bad file descriptor" "" -- \
+	in_userns nobody 'mount -t tmpfs etc /etc &&
+		printf "0 0 4294967295\n%047d\n%s\n" 0 "$policy" >/etc/trustedfor.conf &&
+		"$forge" openat2=0 "$TF" status <&- | grep "^policy file:"'
+# Root's own namespace ("unshare -Urm" by root: uid_map "0 0 1") maps root
+# of the initial namespace to its root: there uid 0 is that root, and its
+# files, nested or not, count as root's own; only root can make one.
+expect "userns, root: root's file mounted over /etc counts" 0 \
+	"policy file: /etc/trustedfor.conf: trusted" "" -- \
+	in_userns root 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf &&'"$status_line"
+expect "userns, root: ... and seen from a nested namespace" 0 \
+	"policy file: /etc/trustedfor.conf: trusted" "" -- \
+	in_userns root 'mount -t tmpfs etc /etc && echo "$policy" >/etc/trustedfor.conf && unshare -Ur bash -c '"'$status_line'"
+expect "userns, root: no file there is the defaults" 0 \
+	"policy file: /etc/trustedfor.conf: absent, defaults apply" "" -- \
+	in_userns root 'mount -t tmpfs etc /etc && '"$status_line"
 # Controls: outside a user namespace the same file counts, and its absence
 # is the defaults, for root and for uid 65534.
 expect "control, nobody: the root-owned file counts outside a user namespace" 0 \

@@ -139,8 +139,13 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 				# a tracer gets through (SECURITY.md); in a user
 				# namespace the file, root's seen through the map or
 				# the user's own over a hidden /etc, fails closed.
+				# Root's own "unshare -Urm" maps root of the initial
+				# namespace to its root: there /etc is root's to
+				# hide, and the file's absence is the defaults.
 				alone_status=0 alone_out=${ran[$l]}
-				if [ "$a" = unshare_U ] || [ "$a" = unshare_Urm ]; then
+				roots_own=
+				[ "$a$user" = unshare_Urmroot ] && roots_own=1
+				if [ -z "$roots_own" ] && { [ "$a" = unshare_U ] || [ "$a" = unshare_Urm ]; }; then
 					alone_status=126
 					alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"
 					[ "$l$policy" = python1 ] &&
@@ -171,9 +176,17 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 						outcome ${as[$user]} "${unconfined[@]}" "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
 					continue
 				fi
+				if [ -n "$roots_own" ]; then
+					# shellcheck disable=SC2086
+					expect "$what: without the confinement, root's own namespace is root's" 0 \
+						"${ran[$l]}" "" -- \
+						outcome ${as[$user]} "${unconfined[@]}" "${A[@]}" "${launcher[$l]}" "${evil[$l]}"
+					continue
+				fi
 				if [ "$a" = unshare_U ] || [ "$a" = unshare_Urm ]; then
-					# In any user namespace but the initial one the
-					# policy file, present or not, fails closed
+					# In a user namespace that does not map root of
+					# the initial one to its root the policy file,
+					# present or not, fails closed
 					# (trustedfor.conf(5)): the library refuses even
 					# where the securebits are gone.  Failing closed
 					# is policy 3, which refuses Debian's standard

@@ -2,6 +2,7 @@
 /* The policy-file parser and loader: every row one input, one exact result. */
 #include "../tap.h"
 
+#include <grp.h>
 #include <signal.h>
 #include <syslog.h>
 
@@ -329,33 +330,35 @@ static void uid_maps(void)
 }
 
 /*
- * The first line of the map answers as the whole map does: in this process,
- * in a user namespace whose map is not written yet, and in one mapping only
- * the user's own uid.  uid_maps() above covers the parser; these read the
- * kernel's own file.
+ * Whether uid 0 here is root of the initial namespace, against the kernel's
+ * own maps: yes in this process (whoever runs it); no in a namespace whose
+ * map is not written yet; in one mapping the user's own uid to 0, yes only
+ * when that user is root.  The whole map, where it is read for a message,
+ * agrees: the identity here, not in the namespaces.
  */
-static void identity_agrees(const char *where)
+static void root_here(const char *where, int expected, int identity)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX] = "", why_all[TRUSTED_FOR_MESSAGE_MAX] = "";
 	struct tf_uid_map m;
-	int first = tf_uid_map_identity(why, sizeof(why));
+	int root = tf_root_is_initial(why, sizeof(why));
 	int all = tf_uid_map_read(&m, why_all, sizeof(why_all)) < 0 ? -1 :
 									 tf_uid_map_is_identity(&m);
 
-	tap_ok(first == all && first >= 0, "uid_map %s: first line says %d, whole map %d",
-	       where, first, all);
-	if (first < 0 || all < 0)
+	tap_ok(root == expected && all == identity,
+	       "root of the initial namespace %s: uid 0 is it: %d (expected %d), identity map: %d (expected %d)",
+	       where, root, expected, all, identity);
+	if (root < 0 || all < 0)
 		printf("#   <%s> <%s>\n", why, why_all);
 }
 
-static void identity_in_userns(void *arg)
+static void root_in_userns(void *arg)
 {
 	char map[64];
 	int fd, mapped = arg != NULL;
 	uid_t uid = getuid();
 
 	if (unshare(CLONE_NEWUSER) < 0) {
-		tap_not_run("uid_map in a user namespace", "unshare(CLONE_NEWUSER) refused");
+		tap_not_run("uid 0 in a user namespace", "unshare(CLONE_NEWUSER) refused");
 		return;
 	}
 	if (mapped) {
@@ -365,10 +368,10 @@ static void identity_in_userns(void *arg)
 			tap_bail("uid_map");
 		close(fd);
 	}
-	identity_agrees(mapped ? "in a namespace mapping one uid" :
-				 "in a namespace not mapped yet");
-	tap_ok(tf_uid_map_identity(map, sizeof(map)) == 0,
-	       "uid_map %s: not the identity", mapped ? "mapping one uid" : "not mapped yet");
+	root_here(mapped ? (uid == 0 ? "in root's namespace mapping 0 to 0"
+				     : "in a user's namespace mapping their uid to 0")
+			 : "in a namespace not mapped yet",
+		  mapped && uid == 0, 0);
 }
 
 /*
@@ -395,11 +398,76 @@ static void forged_opens(void)
 		close(fd);
 }
 
+/* A file of /proc/self, written in one go. */
+static int write_self(const char *name, const char *text)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/proc/self/%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * What a user's own namespace can bind over /proc in place of procfs's
+ * root, as uid 65534: a directory of procfs owned by them (their process's,
+ * and their network namespace's two that hold an entry named after an
+ * interface renamed "self", a directory and a plain file), each told apart
+ * from procfs's own link.  In a child that never returns to the real /proc
+ * (a sanitizer at exit would look for it).
+ */
+struct stand_in {
+	const char *what, *source, *why;
+};
+
+static void proc_stand_in(void *arg)
+{
+	const struct stand_in *t = arg;
+	char why[TRUSTED_FOR_MESSAGE_MAX] = "", source[64];
+	int r;
+
+	if (getuid() == 0 && (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+			      setresuid(65534, 65534, 65534) < 0 ||
+			      /* A change of uid leaves /proc/self root's. */
+			      prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0))
+		tap_bail("become uid 65534");
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) < 0) {
+		tap_not_run(t->what, "unshare(CLONE_NEWUSER) refused");
+		return;
+	}
+	if (write_self("uid_map", "0 65534 1\n") < 0 || write_self("setgroups", "deny") < 0 ||
+	    write_self("gid_map", "0 65534 1\n") < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		tap_bail("a user namespace of uid 65534's own");
+	if (strstr(t->source, "net") && system("ip link set lo name self") != 0)
+		tap_bail("ip link set lo name self");
+	snprintf(source, sizeof(source), t->source, (int)getpid());
+	if (mount(source, "/proc", NULL, MS_BIND, NULL) < 0)
+		tap_bail("bind mount over /proc");
+	r = tf_root_is_initial(why, sizeof(why));
+	tap_ok(r == -1 && !strcmp(why, t->why), "uid 65534, %s over /proc: %d <%s>", t->what, r, why);
+}
+
 static void identity_first_line(void)
 {
-	identity_agrees("of this process");
-	tap_in_child(identity_in_userns, NULL);
-	tap_in_child(identity_in_userns, "mapped");
+	static const struct stand_in stand_ins[] = {
+		{ "their process's directory", "/proc/%d",
+		  "cannot tell the user namespace: /proc/self: No such file or directory" },
+		{ "a sysctl directory with their interface \"self\"", "/proc/sys/net/ipv4/conf",
+		  "cannot tell the user namespace: /proc/self is not procfs's own link" },
+		{ "dev_snmp6, with a file for their interface \"self\"", "/proc/%d/net/dev_snmp6",
+		  "cannot tell the user namespace: /proc/self is not procfs's own link" },
+	};
+
+	root_here("in this process", 1, 1);
+	tap_in_child(root_in_userns, NULL);
+	tap_in_child(root_in_userns, "mapped");
+	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
+		tap_in_child(proc_stand_in, (void *)&stand_ins[i]);
 }
 
 /*

@@ -11,7 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,8 +27,16 @@
 #include "missing.h"
 #include "printable.h"
 
-static struct tf_kernel kernel;
-static pthread_once_t kernel_once = PTHREAD_ONCE_INIT;
+/*
+ * The probe's answer, packed in one word and published whole without a
+ * lock: two threads that find it unknown both probe, and get the same
+ * answer.  (pthread_once() would end in a futex wake-up, one system call
+ * more at every process's first decision.)  probe_error is an errno.
+ */
+#define KERNEL_KNOWN 1U
+#define KERNEL_EXECVE_CHECK 2U
+#define KERNEL_PATCHED 4U
+static atomic_uint kernel_word;
 
 /*
  * The system call number of the patched kernel belongs to another call in
@@ -73,7 +81,7 @@ static int kernel_older_than_6_14(void)
 	return major < 6 || (major == 6 && minor < 14);
 }
 
-static void probe_once(void)
+static void probe(struct tf_kernel *kernel)
 {
 	/*
 	 * A kernel with AT_EXECVE_CHECK gets as far as the bad descriptor
@@ -97,29 +105,49 @@ static void probe_once(void)
 	 * check through this backend then fails with probe_error.
 	 */
 	if (error == EBADF) {
-		kernel.execve_check = 1;
-		kernel.probe_error = 0;
+		kernel->execve_check = 1;
+		kernel->probe_error = 0;
 	} else if ((error == EINVAL || error == ENOSYS) && kernel_older_than_6_14()) {
-		kernel.execve_check = 0;
-		kernel.probe_error = 0;
+		kernel->execve_check = 0;
+		kernel->probe_error = 0;
 	} else {
-		kernel.execve_check = 1;
-		kernel.probe_error = error ? error : EPROTO;
+		kernel->execve_check = 1;
+		kernel->probe_error = error ? error : EPROTO;
 	}
-	kernel.patched = !kernel.execve_check && tf_kernel_sysctl_present();
+	kernel->patched = !kernel->execve_check && tf_kernel_sysctl_present();
+}
+
+static unsigned int kernel_pack(const struct tf_kernel *k)
+{
+	return KERNEL_KNOWN | (k->execve_check ? KERNEL_EXECVE_CHECK : 0) |
+	       (k->patched ? KERNEL_PATCHED : 0) | (unsigned int)k->probe_error << 8;
 }
 
 void tf_kernel_probe(struct tf_kernel *k)
 {
-	pthread_once(&kernel_once, probe_once);
-	*k = kernel;
+	unsigned int word = atomic_load(&kernel_word);
+
+	if (!(word & KERNEL_KNOWN)) {
+		unsigned int none = 0;
+
+		probe(k);
+		word = kernel_pack(k);
+		/* The first answer published stays (a test's override too). */
+		if (!atomic_compare_exchange_strong(&kernel_word, &none, word))
+			word = none;
+	}
+	k->execve_check = !!(word & KERNEL_EXECVE_CHECK);
+	k->patched = !!(word & KERNEL_PATCHED);
+	k->probe_error = (int)(word >> 8);
 }
 
 /* Tests only: pretend to run on another kernel.  Not exported. */
 void tf_kernel_override(const struct tf_kernel *k)
 {
-	pthread_once(&kernel_once, probe_once);
-	kernel = *k;
+	struct tf_kernel probed;
+
+	tf_kernel_probe(&probed);
+	atomic_store(&kernel_word, kernel_pack(k));
 }
 
 /* The patched kernel's fs.trusted_for_policy; 3 when it cannot be read. */
@@ -140,7 +168,9 @@ int tf_kernel_policy(unsigned int *policy)
 
 enum trusted_for_backend tf_backend_for(unsigned int policy, int kernel_policy)
 {
-	pthread_once(&kernel_once, probe_once);
+	struct tf_kernel kernel;
+
+	tf_kernel_probe(&kernel);
 	if (kernel_policy && kernel.patched)
 		return TRUSTED_FOR_BACKEND_SYSCALL;
 	if (policy == TRUSTED_FOR_POLICY_ALL && kernel.execve_check)
@@ -370,7 +400,7 @@ static int kernel_check(int fd, unsigned int policy, enum trusted_for_backend ba
 	static char name[] = "trusted_for";
 	char *argv[] = { name, NULL };
 	char *envp[] = { NULL };
-
+	struct tf_kernel kernel;
 	int r;
 
 	if (backend == TRUSTED_FOR_BACKEND_SYSCALL) {
@@ -380,11 +410,13 @@ static int kernel_check(int fd, unsigned int policy, enum trusted_for_backend ba
 		errno = ENOSYS;
 		return -1;
 #endif
-	} else if (kernel.probe_error) {
-		/* The probe was answered by something else than a kernel. */
-		errno = kernel.probe_error;
-		return -1;
 	} else {
+		tf_kernel_probe(&kernel);
+		/* The probe was answered by something else than a kernel. */
+		if (kernel.probe_error) {
+			errno = kernel.probe_error;
+			return -1;
+		}
 		r = (int)syscall(SYS_execveat, fd, "", argv, envp,
 				 AT_EMPTY_PATH | AT_EXECVE_CHECK);
 	}

@@ -32,7 +32,7 @@
 #define WORD_SET (1U << 31)
 
 static struct {
-	pthread_once_t once;
+	atomic_int loaded; /* the file and the environment, read at first */
 	/* Held while file and word are replaced together, so that a snapshot
 	 * never pairs one file's check policy with another's enforcement. */
 	pthread_mutex_t lock;
@@ -42,11 +42,10 @@ static struct {
 	atomic_uint process_enforce;
 	/*
 	 * Problems are logged once, after the state is in place and outside
-	 * pthread_once(): the caller's log function may call the library.
+	 * the lock: the caller's log function may call the library.
 	 */
 	atomic_int file_problem_pending, env_problem_pending;
 } state = {
-	.once = PTHREAD_ONCE_INIT,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
@@ -68,7 +67,7 @@ static unsigned int pack(const struct tf_policy_file *f)
 	       source << 8;
 }
 
-/* Called with the lock held, or inside pthread_once(). */
+/* Called with the lock held. */
 static void install(const struct tf_policy_file *f)
 {
 	state.file = *f;
@@ -76,21 +75,6 @@ static void install(const struct tf_policy_file *f)
 	tf_log_set_target(f->log_target);
 	if (f->state == TRUSTED_FOR_FILE_FAIL_CLOSED)
 		atomic_store(&state.file_problem_pending, 1);
-}
-
-static void load_once(void)
-{
-	const char *env = getenv("TRUSTEDFOR_ENFORCE");
-	struct tf_policy_file f;
-
-	tf_policy_load(TRUSTEDFOR_POLICY_FILE, &f);
-	install(&f);
-	/* The environment can only add; one it cannot parse adds everything. */
-	if (env && *env && tf_enforce_parse(env, &state.env_enforce) < 0) {
-		state.env_enforce = TRUSTED_FOR_ENFORCE_FILE |
-				    TRUSTED_FOR_ENFORCE_INTERACTIVE;
-		atomic_store(&state.env_problem_pending, 1);
-	}
 }
 
 static void report_problems(void)
@@ -114,10 +98,35 @@ static void report_problems(void)
 		tf_log(LOG_ERR, "bad TRUSTEDFOR_ENFORCE, enforcing everything");
 }
 
-/* The first call of a process reads the file, and says what was wrong. */
+/*
+ * The first call of a process reads the file and the environment, and says
+ * what was wrong.  Threads that find nothing loaded may all read the file;
+ * the first to take the lock installs what it read.  (pthread_once() would
+ * end in a futex wake-up, one system call more at every process's first
+ * decision.)
+ */
 static void ensure_loaded(void)
 {
-	pthread_once(&state.once, load_once);
+	if (!atomic_load(&state.loaded)) {
+		const char *env = getenv("TRUSTEDFOR_ENFORCE");
+		unsigned int env_enforce = 0;
+		/* The environment can only add; one it cannot parse adds everything. */
+		int env_bad = env && *env && tf_enforce_parse(env, &env_enforce) < 0;
+		struct tf_policy_file f;
+
+		tf_policy_load(TRUSTEDFOR_POLICY_FILE, &f);
+		pthread_mutex_lock(&state.lock);
+		if (!atomic_load(&state.loaded)) {
+			install(&f);
+			state.env_enforce = env_bad ? TRUSTED_FOR_ENFORCE_FILE |
+							      TRUSTED_FOR_ENFORCE_INTERACTIVE :
+						      env_enforce;
+			if (env_bad)
+				atomic_store(&state.env_problem_pending, 1);
+			atomic_store(&state.loaded, 1);
+		}
+		pthread_mutex_unlock(&state.lock);
+	}
 	report_problems();
 }
 
@@ -159,7 +168,7 @@ void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backe
 	enum trusted_for_source source;
 	unsigned int word = atomic_load(&state.word);
 
-	/* Once set, the word is all this needs: no call into pthread_once. */
+	/* Once set, the word is all this needs: no lock, no load. */
 	if (!(word & WORD_SET)) {
 		ensure_loaded();
 		word = atomic_load(&state.word);

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <sys/syscall.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -86,17 +88,49 @@ static void log_verdict(const struct trusted_for_verdict *v, int fd,
  * dumpable again, so each program protects itself: before main() when its
  * securebits or environment ask for enforcement (protect_from_start), and
  * at its first enforced decision otherwise (a policy file is not read
- * before main()), in both cases before any code it allows runs.  The
- * kernel fails PR_SET_DUMPABLE only for a value other than 0 or 1.
+ * before main()), in both cases before any code it allows runs.
+ *
+ * The prctl()'s 0 is one return value, which a filter of the user's own
+ * gives as well (found by review on 2026-12-06: the launcher stayed
+ * dumpable, its memory open).  The kernel's own word is the owner procfs
+ * shows for the process's memory file, read into a buffer poisoned as
+ * "dumpable": its effective uid while dumpable, root of its namespace (or
+ * of the initial one) once not.  A process of effective uid 0 needs no
+ * such word: only root or a holder of CAP_SYS_PTRACE could write it.  The
+ * two owners show alike only in a namespace that maps no uid 0, where root
+ * shows as the overflow uid, and only for a process that shows as that uid
+ * too ("unshare -U", mapped or not, by uid 65534).  A user's own namespace
+ * is one, whose processes the user reaches whatever they are: there, and
+ * only where uid 0 is not the initial root (userns.c), it is taken as
+ * done.  Otherwise every enforced decision fails closed.
+ * 1: protected, -1: not confirmed, 0: not asked yet.
  */
-static atomic_int protected_memory;
+static atomic_int memory_state;
+
+static int memory_closed(void)
+{
+	uid_t r = (uid_t)-1, e = (uid_t)-1, s = (uid_t)-1;
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+	struct statx sx;
+
+	if (getresuid(&r, &e, &s) < 0 || e == (uid_t)-1)
+		return 0;
+	if (e == 0)
+		return 1;
+	memset(&sx, 0, sizeof(sx));
+	sx.stx_uid = e;
+	if (syscall(SYS_statx, AT_FDCWD, "/proc/self/mem", 0, STATX_UID, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_UID))
+		return 0;
+	return sx.stx_uid != e || tf_root_is_initial(why, sizeof(why)) == 0;
+}
 
 static void protect_memory(unsigned int enforce)
 {
-	if (!enforce || atomic_load(&protected_memory))
+	if (!enforce || atomic_load(&memory_state))
 		return;
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	atomic_store(&protected_memory, 1);
+	atomic_store(&memory_state, memory_closed() ? 1 : -1);
 }
 
 __attribute__((constructor)) static void protect_from_start(void)
@@ -112,10 +146,28 @@ __attribute__((constructor)) static void protect_from_start(void)
 							 SECBIT_EXEC_DENY_INTERACTIVE))));
 }
 
+/* What another process could rewrite is no answer: see protect_memory(). */
+static void refuse_exposed(struct trusted_for_verdict *v, const char *name)
+{
+	char shown[256];
+
+	v->trusted = false;
+	v->reason = TRUSTED_FOR_ERROR;
+	v->error = EACCES;
+	snprintf(v->detail, sizeof(v->detail),
+		 "its memory is not confirmed closed to its user's other processes "
+		 "(PR_SET_DUMPABLE 0 did not show)");
+	tf_printable(shown, sizeof(shown), name);
+	snprintf(v->message, sizeof(v->message), "%.200s: not trusted for execution: %s",
+		 shown, v->detail);
+}
+
 static int decide(struct trusted_for_verdict *v, const struct tf_config *p,
 		  unsigned int bit, int fd, const char *kind, const char *name)
 {
 	v->enforce = p->enforce;
+	if ((p->enforce & bit) && atomic_load(&memory_state) < 0)
+		refuse_exposed(v, name);
 	v->allowed = v->trusted || !(p->enforce & bit);
 	if (!v->trusted && (!v->allowed || p->audit))
 		log_verdict(v, fd, kind, name, enforced_by(p, bit));

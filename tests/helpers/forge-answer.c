@@ -20,6 +20,8 @@
  *                nothing in it, not even ".")
  *   setsecurebits=N  PR_SET_SECUREBITS returns N (0: the bits stay as
  *                they were), so that a session cannot be enforced
+ *   dumpable=N   PR_SET_DUMPABLE returns N (0: the process stays
+ *                dumpable, its memory open to its user's other processes)
  *   seccomp=N    seccomp() returns N (ENOSYS: a kernel without the call,
  *                which cannot load a filter on every thread at once), so
  *                that a session cannot be confined
@@ -107,6 +109,9 @@ static int add_rule(scmp_filter_ctx ctx, const char *rule)
 	} else if (!strncmp(rule, "setsecurebits=", 14))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECUREBITS));
+	else if (!strncmp(rule, "dumpable=", 9))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
+				      SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE));
 	else if (!strncmp(rule, "seccomp=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 0);
 	else if (!strncmp(rule, "openat2=", 8))

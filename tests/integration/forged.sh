@@ -74,6 +74,29 @@ for policy in 1 3; do
 	done
 done
 
+# PR_SET_DUMPABLE answered 0 by a filter: the launcher would stay dumpable,
+# its memory open to the user's other processes (/proc/PID/mem), which is
+# no place for an answer.  The owner procfs shows for its memory tells, so
+# every enforced decision is refused, a good file's too; as root, whose
+# memory only root reaches, nothing changes; with nothing enforced nothing
+# is asked.
+set_policy_file "policy = 1"
+unexposed="its memory is not confirmed closed to its user's other processes (PR_SET_DUMPABLE 0 did not show)"
+for l in lua inc; do
+	expect "nobody, ${name[$l]}: PR_SET_DUMPABLE answered 0: even a good file is refused" 126 "" \
+		"${name[$l]}: $X/good.$l: $msg: $unexposed" -- \
+		${as[nobody]} "$forge" dumpable=0 "${enforced[@]}" "${launcher[$l]}" "$X/good.$l"
+	code=(-e 'print(1)')
+	[ $l = inc ] && code=(-c +)
+	expect "nobody, ${name[$l]}: ... as is interactive code" 126 "" \
+		"${name[$l]}: ${code[0]}: interactive code refused: $unexposed" -- \
+		${as[nobody]} "$forge" dumpable=0 "$TF" run --deny-interactive -- "${launcher[$l]}" "${code[@]}"
+	expect "root, ${name[$l]}: PR_SET_DUMPABLE answered 0: the good file runs" 0 "${out[$l]}" "" -- \
+		"$forge" dumpable=0 "${enforced[@]}" "${launcher[$l]}" "$X/good.$l"
+	expect "nobody, ${name[$l]}: PR_SET_DUMPABLE answered 0, nothing enforced: it runs" 0 "${out[$l]}" "" -- \
+		${as[nobody]} "$forge" dumpable=0 "${launcher[$l]}" "$X/good.$l"
+done
+
 # Policy 1's emulation with fstatfs() answered 0 and nothing filled in: the
 # poisoned buffer says noexec.  trusted-for check --policy 1 asks the
 # emulation directly (no policy file involved).

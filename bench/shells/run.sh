@@ -123,14 +123,21 @@ done
 # and reaped by wait4(), under policy 1 with nothing enforced, the policy
 # file of a deployed system; medians of wall time, of the CPU time the
 # shell used, and of its minor page faults.
+# The trusted shells are timed as the packages install them, stripped
+# (dh_strip), as Debian's are: the build tree's copies carry their debug
+# information, which alone made our own unpatched bash 3.5% slower to
+# start than Debian's (bench/shells.md).
 spawns=${TF_BENCH_SPAWNS:-2000}
 setpol 1 none
 labels=() cmds=()
+mkdir "$TF_TMP/stripped"
 for sh in dash bash; do
+	strip -o "$TF_TMP/stripped/trusted-$sh" "$build/shells/trusted-$sh"
 	labels+=("$sh") cmds+=(-- "/bin/$sh" "$dir/empty.sh")
-	labels+=("trusted-$sh") cmds+=(-- "$build/shells/trusted-$sh" "$dir/empty.sh")
+	labels+=("trusted-$sh") cmds+=(-- "$TF_TMP/stripped/trusted-$sh" "$dir/empty.sh")
 	[ -z "$before" ] && continue
-	labels+=("baseline trusted-$sh") cmds+=(-- "$before/shells/trusted-$sh" "$dir/empty.sh")
+	strip -o "$TF_TMP/stripped/baseline-trusted-$sh" "$before/shells/trusted-$sh"
+	labels+=("baseline trusted-$sh") cmds+=(-- "$TF_TMP/stripped/baseline-trusted-$sh" "$dir/empty.sh")
 done
 "$build/bench/shells-startup" "$spawns" "${cmds[@]}" >"$TF_TMP/startup"
 echo

@@ -144,9 +144,6 @@ void tf_kernel_probe(struct tf_kernel *k)
 /* Tests only: pretend to run on another kernel.  Not exported. */
 void tf_kernel_override(const struct tf_kernel *k)
 {
-	struct tf_kernel probed;
-
-	tf_kernel_probe(&probed);
 	atomic_store(&kernel_word, kernel_pack(k));
 }
 

@@ -90,8 +90,10 @@ int tf_file_status(int dirfd, const char *path, int flags, struct stat *st,
 int tf_mount_namespace_of(uint64_t mount_id);
 
 /* procfs.c: /proc/PATH, read-only, or -1 (EXDEV: not procfs, or a mount on
- * the way) with errno. */
+ * the way) with errno; and /proc itself (O_PATH), or -1 (EXDEV: not
+ * procfs) with errno. */
 int tf_proc_open(const char *path);
+int tf_proc_root(void);
 
 /* userns.c: whether uid 0 here is root of the initial user namespace (1),
  * is not (0), or cannot be told (-1, why says); and, for messages, this

@@ -20,16 +20,11 @@
 #include "internal.h"
 #include "missing.h"
 
-int tf_proc_open(const char *path)
+int tf_proc_root(void)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
-	};
 	struct statfs sfs;
-	int proc, fd, error;
+	int proc = TF_UNFORGED(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
 
-	proc = TF_UNFORGED(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
 	if (proc < 0)
 		return -1;
 	/* Poisoned: a filter that fakes success without filling it fails. */
@@ -39,6 +34,19 @@ int tf_proc_open(const char *path)
 		errno = EXDEV;
 		return -1;
 	}
+	return proc;
+}
+
+int tf_proc_open(const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
+	};
+	int proc = tf_proc_root(), fd, error;
+
+	if (proc < 0)
+		return -1;
 	fd = TF_UNFORGED((int)syscall(SYS_openat2, proc, path, &how, sizeof(how)));
 	error = errno;
 	close(proc);

@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -97,20 +96,15 @@ static int open_map(char *why, size_t size)
 int tf_root_is_initial(char *why, size_t size)
 {
 	struct statx sx;
-	struct statfs sfs;
 	char text[128];
-	int proc, r, error;
+	int proc = tf_proc_root(), r, error;
 
-	proc = TF_UNFORGED(open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
 	if (proc < 0) {
-		snprintf(why, size, "cannot tell the user namespace: /proc: %s",
-			 tf_strerror(errno, text, sizeof(text)));
-		return -1;
-	}
-	memset(&sfs, 0, sizeof(sfs));
-	if (fstatfs(proc, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
-		close(proc);
-		snprintf(why, size, "cannot tell the user namespace: /proc is not procfs");
+		if (errno == EXDEV)
+			snprintf(why, size, "cannot tell the user namespace: /proc is not procfs");
+		else
+			snprintf(why, size, "cannot tell the user namespace: /proc: %s",
+				 tf_strerror(errno, text, sizeof(text)));
 		return -1;
 	}
 	memset(&sx, 0, sizeof(sx));

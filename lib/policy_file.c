@@ -349,8 +349,14 @@ static int listed(const char *path, char *why, size_t size)
 	return 0;
 }
 
-/* The descriptor must be something only root could have written. */
-static int check_owner(int fd, off_t *size, struct tf_policy_file *c)
+/*
+ * The descriptor must be something only root could have written.  Out of
+ * line, as are the paths below that only a missing or bad file takes:
+ * every process starts with tf_policy_load()'s frame on its stack, and on
+ * a machine where a fresh page of stack costs a page fault of some 15 us,
+ * the room of messages never written is not free (bench/shells.md).
+ */
+__attribute__((noinline)) static int check_owner(int fd, off_t *size, struct tf_policy_file *c)
 {
 	char text[128];
 	struct stat st;
@@ -370,9 +376,37 @@ static int check_owner(int fd, off_t *size, struct tf_policy_file *c)
 	return 0;
 }
 
-void tf_policy_load(const char *path, struct tf_policy_file *c)
+/* Why the file could not be opened, or that it is absent. */
+__attribute__((noinline, cold)) static void open_failed(const char *path, int error,
+							struct tf_policy_file *c)
 {
 	char why[TRUSTED_FOR_MESSAGE_MAX], text[128];
+	int listing;
+
+	if (error != ENOENT)
+		fail(c, "cannot open: %s", error == ELOOP ? "a symbolic link" : tf_strerror(error, text, sizeof(text)));
+	else if ((listing = listed(path, why, sizeof(why))) < 0)
+		fail(c, "%s", why);
+	else if (listing)
+		fail(c, "open() says it does not exist, but its directory lists it: "
+			"not the kernel's answer");
+	else
+		absent(c);
+}
+
+/* A problem's message starts with the file's name. */
+__attribute__((noinline, cold)) static void name_the_file(const char *path,
+							  struct tf_policy_file *c)
+{
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+
+	snprintf(why, sizeof(why), "%.200s: %.300s", path, c->problem);
+	memcpy(c->problem, why, sizeof(why));
+}
+
+void tf_policy_load(const char *path, struct tf_policy_file *c)
+{
+	char text[128];
 	char *buf = NULL;
 	size_t len = 0, cap;
 	ssize_t n = 0;
@@ -383,17 +417,7 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
 	fd = TF_UNFORGED(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK));
 	if (fd < 0) {
-		int listing;
-
-		if (errno != ENOENT)
-			fail(c, "cannot open: %s", errno == ELOOP ? "a symbolic link" : tf_strerror(errno, text, sizeof(text)));
-		else if ((listing = listed(path, why, sizeof(why))) < 0)
-			fail(c, "%s", why);
-		else if (listing)
-			fail(c, "open() says it does not exist, but its directory lists it: "
-				"not the kernel's answer");
-		else
-			absent(c);
+		open_failed(path, errno, c);
 		goto out;
 	}
 	if (check_owner(fd, &size, c) < 0)
@@ -434,8 +458,6 @@ out:
 	free(buf);
 	if (fd >= 0)
 		close(fd);
-	if (c->state == TRUSTED_FOR_FILE_FAIL_CLOSED) {
-		snprintf(why, sizeof(why), "%.200s: %.300s", path, c->problem);
-		memcpy(c->problem, why, sizeof(why));
-	}
+	if (c->state == TRUSTED_FOR_FILE_FAIL_CLOSED)
+		name_the_file(path, c);
 }

@@ -216,6 +216,15 @@ struct trusted_for_config {
  */
 int trusted_for_get_config(struct trusted_for_config *c);
 
+/*
+ * What the next decision would enforce (trusted_for_config's enforce) and
+ * whether it would log a failed check (its audit): the question of an
+ * interpreter that does nothing else when the answers are 0 and false.
+ * Unlike trusted_for_get_config(), it leaves the kernel unprobed.  0, or
+ * -1 with EINVAL (nothing written) when either pointer is NULL.
+ */
+int trusted_for_get_enforcement(unsigned int *enforce, bool *audit);
+
 /* Read the policy file again (it is read once per process otherwise). */
 int trusted_for_reload_policy_file(void);
 

@@ -67,32 +67,40 @@ static unsigned int pack(const struct tf_policy_file *f)
 	       source << 8;
 }
 
-/* Called with the lock held. */
+/*
+ * Called with the lock held.  The word is packed when a decision first
+ * needs it (word_locked()): packing probes the kernel, which a process
+ * that only asks what is enforced never needs.
+ */
 static void install(const struct tf_policy_file *f)
 {
 	state.file = *f;
-	atomic_store(&state.word, pack(f));
+	atomic_store(&state.word, 0);
 	tf_log_set_target(f->log_target);
 	if (f->state == TRUSTED_FOR_FILE_FAIL_CLOSED)
 		atomic_store(&state.file_problem_pending, 1);
 }
 
-static void report_problems(void)
+/* Out of line: the room for the messages is taken only when one is due. */
+__attribute__((noinline, cold)) static void report_file_problem(void)
 {
 	char problem[TRUSTED_FOR_MESSAGE_MAX], shown[TRUSTED_FOR_MESSAGE_MAX];
 
+	pthread_mutex_lock(&state.lock);
+	memcpy(problem, state.file.problem, sizeof(problem));
+	pthread_mutex_unlock(&state.lock);
+	/* It quotes the file, which may hold a terminal's controls. */
+	tf_printable(shown, sizeof(shown), problem);
+	tf_log(LOG_ERR, "bad policy file, enforcing everything: %s", shown);
+}
+
+static void report_problems(void)
+{
 	/* Looked at before it is taken: a locked exchange at every decision
 	 * would cost more than the rest of this function. */
 	if (atomic_load(&state.file_problem_pending) &&
-	    atomic_exchange(&state.file_problem_pending, 0)) {
-		pthread_mutex_lock(&state.lock);
-		memcpy(problem, state.file.problem, sizeof(problem));
-		pthread_mutex_unlock(&state.lock);
-		/* It quotes the file, which may hold a terminal's controls. */
-		tf_printable(shown, sizeof(shown), problem);
-		tf_log(LOG_ERR, "bad policy file, enforcing everything: %s",
-		       shown);
-	}
+	    atomic_exchange(&state.file_problem_pending, 0))
+		report_file_problem();
 	if (atomic_load(&state.env_problem_pending) &&
 	    atomic_exchange(&state.env_problem_pending, 0))
 		tf_log(LOG_ERR, "bad TRUSTEDFOR_ENFORCE, enforcing everything");
@@ -163,6 +171,18 @@ static void unpack(unsigned int word, unsigned int *policy,
 	*source = (enum trusted_for_source)(word >> 8 & 0xf);
 }
 
+/* Called with the lock held, the file loaded. */
+static unsigned int word_locked(void)
+{
+	unsigned int word = atomic_load(&state.word);
+
+	if (!(word & WORD_SET)) {
+		word = pack(&state.file);
+		atomic_store(&state.word, word);
+	}
+	return word;
+}
+
 void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backend)
 {
 	enum trusted_for_source source;
@@ -171,7 +191,9 @@ void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backe
 	/* Once set, the word is all this needs: no lock, no load. */
 	if (!(word & WORD_SET)) {
 		ensure_loaded();
-		word = atomic_load(&state.word);
+		pthread_mutex_lock(&state.lock);
+		word = word_locked();
+		pthread_mutex_unlock(&state.lock);
 	}
 	unpack(word, check_policy, backend, &source);
 }
@@ -184,16 +206,26 @@ static unsigned int securebits_enforce(unsigned int bits)
 			0);
 }
 
+/* 0, or -1 when they cannot be read: then they say everything is enforced. */
+static int read_securebits(unsigned int *bits)
+{
+	int got = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+	/* Never fails on Linux; if it did, enforce everything. */
+	*bits = got < 0 ? SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_DENY_INTERACTIVE :
+			  (unsigned int)got;
+	return got < 0 ? -1 : 0;
+}
+
 void tf_config_get(struct tf_config *p, char *problem, size_t size)
 {
 	struct tf_kernel k;
 	unsigned int word;
-	int bits;
 
 	ensure_loaded();
 	tf_kernel_probe(&k);
 	pthread_mutex_lock(&state.lock);
-	word = atomic_load(&state.word);
+	word = word_locked();
 	p->file_enforce = state.file.enforce;
 	p->audit = state.file.audit;
 	p->log_target = state.file.log_target;
@@ -207,19 +239,30 @@ void tf_config_get(struct tf_config *p, char *problem, size_t size)
 		tf_kernel_policy(&p->check_policy);
 	p->env_enforce = state.env_enforce;
 	p->process_enforce = atomic_load(&state.process_enforce);
-	bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-	if (bits < 0) {
-		/* Never fails on Linux; if it did, enforce everything. */
-		p->securebits = SECBIT_EXEC_RESTRICT_FILE |
-				SECBIT_EXEC_DENY_INTERACTIVE;
-		p->securebits_known = false;
-	} else {
-		p->securebits = (unsigned int)bits;
-		/* The exec securebits came with AT_EXECVE_CHECK, in 6.14. */
-		p->securebits_known = k.execve_check;
-	}
+	p->securebits_known = read_securebits(&p->securebits) == 0 &&
+			      /* They came with AT_EXECVE_CHECK, in 6.14. */
+			      k.execve_check;
 	p->enforce = p->file_enforce | p->env_enforce | p->process_enforce |
 		     securebits_enforce(p->securebits);
+}
+
+TF_EXPORT int trusted_for_get_enforcement(unsigned int *enforce, bool *audit)
+{
+	unsigned int bits;
+
+	if (!enforce || !audit) {
+		errno = EINVAL;
+		return -1;
+	}
+	ensure_loaded();
+	pthread_mutex_lock(&state.lock);
+	*enforce = state.file.enforce;
+	*audit = state.file.audit;
+	pthread_mutex_unlock(&state.lock);
+	read_securebits(&bits);
+	*enforce |= state.env_enforce | atomic_load(&state.process_enforce) |
+		    securebits_enforce(bits);
+	return 0;
 }
 
 TF_EXPORT int trusted_for_get_config(struct trusted_for_config *c)

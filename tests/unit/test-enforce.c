@@ -7,6 +7,10 @@
  */
 #include "../tap.h"
 
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <sys/prctl.h>
@@ -312,6 +316,87 @@ static void policy_zero(const char *what)
 		   "%s: ... saying why", what);
 }
 
+/*
+ * trusted_for_get_enforcement(): what trusted_for_get_config() says in
+ * enforce and audit, without the kernel probe.  Asked first, in a process
+ * that execveat() kills (the probe's call), it must leave it alive.
+ */
+static unsigned int want_enforce, strengthen_by;
+static bool want_audit;
+
+static void kill_on_execveat(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(filter) / sizeof(filter[0]), filter };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		tap_bail("seccomp");
+}
+
+static void enforcement(const char *what)
+{
+	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
+	struct answer {
+		int r;
+		unsigned int enforce;
+		bool audit;
+	} *got = mmap(NULL, sizeof(*got), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	unsigned int enforce = 7;
+	bool audit = true;
+	int status;
+	pid_t pid;
+
+	if (got == MAP_FAILED)
+		tap_bail("mmap");
+	got->r = -2;
+	if (strengthen_by && trusted_for_strengthen(strengthen_by) < 0)
+		tap_bail("trusted_for_strengthen");
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork");
+	if (pid == 0) {
+		kill_on_execveat();
+		got->r = trusted_for_get_enforcement(&got->enforce, &got->audit);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		tap_bail("waitpid");
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "%s: get_enforcement() leaves the kernel unprobed (status %#x)", what, status);
+	tap_is_int(got->r, 0, "%s: ... returns 0", what);
+	tap_is_int((int)got->enforce, (int)want_enforce, "%s: ... enforce", what);
+	tap_is_int(got->audit, want_audit, "%s: ... audit", what);
+	tap_is_int(trusted_for_get_config(&c), 0, "%s: get_config() returns 0", what);
+	tap_is_int((int)c.enforce, (int)want_enforce, "%s: ... the same enforce", what);
+	tap_is_int(c.audit, want_audit, "%s: ... the same audit", what);
+	errno = 0;
+	tap_ok(trusted_for_get_enforcement(NULL, &audit) == -1 && errno == EINVAL,
+	       "%s: get_enforcement(NULL, ...) is EINVAL", what);
+	errno = 0;
+	tap_ok(trusted_for_get_enforcement(&enforce, NULL) == -1 && errno == EINVAL &&
+		       enforce == 7,
+	       "%s: ... and (..., NULL) too, writing nothing", what);
+	munmap(got, sizeof(*got));
+}
+
+static void enforcement_in_child(const char *what, unsigned int bits, const char *env,
+				 const char *policy_file, unsigned int enforce, bool audit)
+{
+	want_enforce = enforce;
+	want_audit = audit;
+	in_child(what, bits, env, policy_file, enforcement);
+}
+
 int main(void)
 {
 	static const struct {
@@ -354,7 +439,23 @@ int main(void)
 		in_child("long names", RESTRICT | DENY, NULL, NULL, long_names);
 		in_child("policy 0 under both securebits", RESTRICT | DENY, NULL,
 			 "policy = 0\n", policy_zero);
+		enforcement_in_child("enforcement: RESTRICT_FILE", RESTRICT, NULL, NULL,
+				     TRUSTED_FOR_ENFORCE_FILE, false);
+		enforcement_in_child("enforcement: DENY_INTERACTIVE", DENY, NULL, NULL,
+				     TRUSTED_FOR_ENFORCE_INTERACTIVE, false);
 	}
+	enforcement_in_child("enforcement: nothing", 0, NULL, NULL, 0, false);
+	enforcement_in_child("enforcement: TRUSTEDFOR_ENFORCE=interactive", 0, "interactive",
+			     NULL, TRUSTED_FOR_ENFORCE_INTERACTIVE, false);
+	enforcement_in_child("enforcement: policy file enforce = file, audit = on", 0, NULL,
+			     "enforce = file\naudit = on\n", TRUSTED_FOR_ENFORCE_FILE, true);
+	enforcement_in_child("enforcement: a bad policy file", 0, NULL, "policy = 1\r\n",
+			     TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE, true);
+	strengthen_by = TRUSTED_FOR_ENFORCE_INTERACTIVE;
+	enforcement_in_child("enforcement: strengthened, policy file enforce = file", 0, NULL,
+			     "enforce = file\n",
+			     TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE, false);
+	strengthen_by = 0;
 	in_child("a launcher's own finding, files enforced", 0, "file",
 		 "log = stderr\n", failed_file);
 	in_child("a launcher's own finding, audited only", 0, NULL,

@@ -133,9 +133,10 @@ struct read_check {
 static int open_and_check(PyObject *path, int *open_errno, struct read_check *how)
 {
 	struct trusted_for_verdict v = TRUSTED_FOR_VERDICT_INIT;
-	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
 	PyObject *bytes = NULL;
 	const char *name;
+	unsigned int enforce = 0;
+	bool audit = false;
 	int fd, known = 0, unchecked = 0, allowed = 0, err = 0;
 
 	*open_errno = 0;
@@ -147,8 +148,8 @@ static int open_and_check(PyObject *path, int *open_errno, struct read_check *ho
 	if (fd < 0) {
 		err = errno;
 	} else {
-		known = trusted_for_get_config(&c) == 0;
-		unchecked = known && !c.enforce && !c.audit;
+		known = trusted_for_get_enforcement(&enforce, &audit) == 0;
+		unchecked = known && !enforce && !audit;
 		/* The library also refuses a pipe or terminal named as a file. */
 		allowed = unchecked || trusted_for_allow_file(fd, name, &v) == 0;
 	}
@@ -166,7 +167,7 @@ static int open_and_check(PyObject *path, int *open_errno, struct read_check *ho
 		return -1;
 	}
 	how->trusted = !unchecked && v.trusted;
-	how->audited = known && c.audit;
+	how->audited = known && audit;
 	return fd;
 }
 
@@ -373,9 +374,10 @@ static void remember_read(PyObject *name, PyObject *data, struct read_check how)
 
 int compiled_as_read(PyObject *source, PyObject *filename)
 {
-	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
 	PyObject *name = read_name, *data = read_data;
 	struct read_check how = read_how;
+	unsigned int enforce;
+	bool audit;
 	int same;
 
 	if (!data)
@@ -399,8 +401,8 @@ int compiled_as_read(PyObject *source, PyObject *filename)
 	 * while files were not enforced: what the full rule decides now, as
 	 * long as it would log nothing that the read did not log.
 	 */
-	return trusted_for_get_config(&c) == 0 && !(c.enforce & TRUSTED_FOR_ENFORCE_FILE) &&
-	       (!c.audit || how.audited);
+	return trusted_for_get_enforcement(&enforce, &audit) == 0 &&
+	       !(enforce & TRUSTED_FOR_ENFORCE_FILE) && (!audit || how.audited);
 }
 
 static int ends_with_pyc(PyObject *name)

@@ -73,12 +73,13 @@ void runner_in_repl(int on)
 
 static int enforced(unsigned int bit)
 {
-	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
+	unsigned int enforce;
+	bool audit;
 
 	/* No answer is the strictest answer. */
-	if (trusted_for_get_config(&p) < 0)
+	if (trusted_for_get_enforcement(&enforce, &audit) < 0)
 		return 1;
-	return (p.enforce & bit) != 0;
+	return (enforce & bit) != 0;
 }
 
 /*

@@ -80,7 +80,7 @@ if [ -n "${TF_BENCH_INSTALLED:-}" ]; then
 			split(ref " /usr/bin/python3.11-control /usr/bin/python3.11", name, " ")
 			split("Debian python3.11|control|trusted-python", label, "|")
 			for (i = 1; i <= 3; i++)
-				printf "| %s (%s) | %.1f | %+.1f%% | %.1f | %d |\n", label[i], name[i],
+				printf "| %s (%s) | %.1f | %+.1f%% | %.1f | %.2f |\n", label[i], name[i],
 					wall[i], (wall[i] / wall[1] - 1) * 100, cpu[i], flt[i]
 		}'
 	echo

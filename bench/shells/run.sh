@@ -121,8 +121,8 @@ done
 # Start-up again, without the bash that times the rows above (its fork and
 # exec dilute every percentage there): each shell started by posix_spawn()
 # and reaped by wait4(), under policy 1 with nothing enforced, the policy
-# file of a deployed system; medians of wall time, of the CPU time the
-# shell used, and of its minor page faults.
+# file of a deployed system; medians of wall time and of the CPU time the
+# shell used, and the mean of its minor page faults.
 # The trusted shells are timed as the packages install them, stripped
 # (dh_strip), as Debian's are: the build tree's copies carry their debug
 # information, which alone made our own unpatched bash 3.5% slower to

@@ -9,9 +9,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +90,30 @@ static inline void tap_bail(const char *what)
 {
 	printf("Bail out! %s: %s\n", what, strerror(errno));
 	exit(2);
+}
+
+/*
+ * A test's seccomp filter.  TAP_FILTER_NR(other) checks the architecture
+ * (on another one, the numbers that follow would name other calls), gives
+ * a call of another architecture other, and loads the call's number.
+ * TAP_FILTER(f) installs the array f for good, no_new_privs first: 0, or
+ * -1 with errno set.
+ */
+#define TAP_FILTER_NR(other)                                                    \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),            \
+	BPF_STMT(BPF_RET | BPF_K, (other)),                                      \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
+#define TAP_FILTER(f) tap_filter((f), sizeof(f) / sizeof((f)[0]))
+
+static inline int tap_filter(struct sock_filter *f, size_t n)
+{
+	struct sock_fprog prog = { (unsigned short)n, f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		return -1;
+	return 0;
 }
 
 /*

@@ -8,7 +8,6 @@
  */
 #include "../tap.h"
 
-#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -32,10 +31,7 @@ static int fds[FILES];
 static void install_filter(int answer_calls)
 {
 	struct sock_filter answer[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_SYSCALL_NR, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), /* 6: unasked */
@@ -58,7 +54,6 @@ static void install_filter(int answer_calls)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
 	};
-	struct sock_fprog prog = { sizeof(answer) / sizeof(answer[0]), answer };
 
 	/* Without answers, the call kills: skip the instruction that jumps past. */
 	if (!answer_calls)
@@ -66,8 +61,7 @@ static void install_filter(int answer_calls)
 							 TRUSTED_FOR_SYSCALL_NR, 1, 0);
 	else
 		answer[6] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(1));
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+	if (TAP_FILTER(answer) < 0)
 		tap_bail("seccomp");
 }
 
@@ -210,14 +204,13 @@ static void bound_procfs_sysctl(void)
 static void forged_stdin(void)
 {
 	struct sock_filter zero[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(zero) / sizeof(zero[0]), zero };
 	int real;
 
 	if (close(0) < 0 || close(1) < 0 || close(2) < 0)
@@ -228,8 +221,7 @@ static void forged_stdin(void)
 	close(real);
 	if (open("/proc/sys/fs/protected_regular", O_RDONLY | O_CLOEXEC) != 0)
 		_exit(5);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+	if (TAP_FILTER(zero) < 0)
 		_exit(6);
 	errno = 0;
 	_exit(tf_proc_open("sys/fs/trusted_for_policy") == -1 && errno == EBADF ? 0 : 7);
@@ -243,16 +235,14 @@ static void forged_stdin(void)
 static void uname26(void)
 {
 	struct sock_filter einval[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(einval) / sizeof(einval[0]), einval };
 	struct tf_kernel k;
 
-	if (personality(UNAME26) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+	if (personality(UNAME26) < 0 || TAP_FILTER(einval) < 0)
 		tap_bail("UNAME26 and a filter");
 	tf_kernel_probe(&k);
 	tap_is_int(k.probe_error, EINVAL, "under UNAME26, EINVAL from the probe leaves it open");

@@ -47,20 +47,34 @@ for ((i = 1; i <= files; i++)); do
 done
 chmod 0755 "$dir"/*.sh
 
-# configuration: "label|shell|policy|enforce"; the first of each shell is
-# its baseline (no policy file at all: the stock shell reads none).  With
-# TF_BENCH_BASELINE=BUILD_DIR, that build's trusted shells run beside,
-# under policy 1: before and after a change, in the same rounds.
+# The shells timed, side by side in one directory: Debian's copied there,
+# the trusted ones stripped (dh_strip), as the packages install them.  The
+# build tree's copies carry their debug information, which alone made our
+# own unpatched bash 3.5% slower to start than Debian's; and started as
+# /bin/dash, Debian's dash came out up to 1.5 points slower than its own
+# copy (bench/shells.md).  With TF_BENCH_BASELINE=BUILD_DIR, that build's
+# trusted shells run beside, under policy 1: before and after a change,
+# in the same rounds.
 before=${TF_BENCH_BASELINE:+$(realpath "$TF_BENCH_BASELINE")}
+bin=$TF_TMP/bin
+mkdir "$bin"
+for sh in dash bash; do
+	cp "/bin/$sh" "$bin/$sh"
+	strip -o "$bin/trusted-$sh" "$build/shells/trusted-$sh"
+	[ -z "$before" ] || strip -o "$bin/baseline-trusted-$sh" "$before/shells/trusted-$sh"
+done
+
+# configuration: "label|shell|policy|enforce"; the first of each shell is
+# its baseline (no policy file at all: the stock shell reads none).
 configs=()
 for sh in dash bash; do
-	configs+=("$sh|/bin/$sh|-|-")
+	configs+=("$sh|$bin/$sh|-|-")
 	for pol in 1 3; do
-		configs+=("trusted-$sh, policy $pol, nothing enforced|$build/shells/trusted-$sh|$pol|none")
-		configs+=("trusted-$sh, policy $pol, files enforced|$build/shells/trusted-$sh|$pol|file")
+		configs+=("trusted-$sh, policy $pol, nothing enforced|$bin/trusted-$sh|$pol|none")
+		configs+=("trusted-$sh, policy $pol, files enforced|$bin/trusted-$sh|$pol|file")
 		[ -n "$before" ] && [ "$pol" = 1 ] || continue
-		configs+=("baseline trusted-$sh, policy $pol, nothing enforced|$before/shells/trusted-$sh|$pol|none")
-		configs+=("baseline trusted-$sh, policy $pol, files enforced|$before/shells/trusted-$sh|$pol|file")
+		configs+=("baseline trusted-$sh, policy $pol, nothing enforced|$bin/baseline-trusted-$sh|$pol|none")
+		configs+=("baseline trusted-$sh, policy $pol, files enforced|$bin/baseline-trusted-$sh|$pol|file")
 	done
 done
 workloads=(empty main)
@@ -83,8 +97,11 @@ for c in "${configs[@]}"; do
 	done
 done
 
+# Each round starts one configuration later than the one before, so that
+# none always runs after the same other one (bench/shells.md).
 for ((r = 0; r < rounds; r++)); do
-	for c in "${!configs[@]}"; do
+	for ((k = 0; k < ${#configs[@]}; k++)); do
+		c=$(((r + k) % ${#configs[@]}))
 		IFS='|' read -r label shell pol enf <<<"${configs[$c]}"
 		setpol "$pol" "$enf"
 		for w in "${workloads[@]}"; do
@@ -123,21 +140,14 @@ done
 # and reaped by wait4(), under policy 1 with nothing enforced, the policy
 # file of a deployed system; medians of wall time and of the CPU time the
 # shell used, and the mean of its minor page faults.
-# The trusted shells are timed as the packages install them, stripped
-# (dh_strip), as Debian's are: the build tree's copies carry their debug
-# information, which alone made our own unpatched bash 3.5% slower to
-# start than Debian's (bench/shells.md).
 spawns=${TF_BENCH_SPAWNS:-2000}
 setpol 1 none
 labels=() cmds=()
-mkdir "$TF_TMP/stripped"
 for sh in dash bash; do
-	strip -o "$TF_TMP/stripped/trusted-$sh" "$build/shells/trusted-$sh"
-	labels+=("$sh") cmds+=(-- "/bin/$sh" "$dir/empty.sh")
-	labels+=("trusted-$sh") cmds+=(-- "$TF_TMP/stripped/trusted-$sh" "$dir/empty.sh")
+	labels+=("$sh") cmds+=(-- "$bin/$sh" "$dir/empty.sh")
+	labels+=("trusted-$sh") cmds+=(-- "$bin/trusted-$sh" "$dir/empty.sh")
 	[ -z "$before" ] && continue
-	strip -o "$TF_TMP/stripped/baseline-trusted-$sh" "$before/shells/trusted-$sh"
-	labels+=("baseline trusted-$sh") cmds+=(-- "$TF_TMP/stripped/baseline-trusted-$sh" "$dir/empty.sh")
+	labels+=("baseline trusted-$sh") cmds+=(-- "$bin/baseline-trusted-$sh" "$dir/empty.sh")
 done
 "$build/bench/shells-startup" "$spawns" "${cmds[@]}" >"$TF_TMP/startup"
 echo

@@ -51,7 +51,7 @@ chmod 0755 "$dir"/*.sh
 # the trusted ones stripped (dh_strip), as the packages install them.  The
 # build tree's copies carry their debug information, which alone made our
 # own unpatched bash 3.5% slower to start than Debian's; and started as
-# /bin/dash, Debian's dash came out up to 1.5 points slower than its own
+# /bin/dash, Debian's dash came out up to 1.7 points slower than its own
 # copy (bench/shells.md).  With TF_BENCH_BASELINE=BUILD_DIR, that build's
 # trusted shells run beside, under policy 1: before and after a change,
 # in the same rounds.

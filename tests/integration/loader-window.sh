@@ -49,7 +49,7 @@ attack() {
 	expect "$name" "$@" -- as_nobody timeout 60 /usr/bin/python3.11 "$patch" \
 		"$fifo" "$obj" "$offset" "$absolute" -- \
 		"$TF_BUILD/tools/trusted-for" run --restrict-file --lock -- \
-		env LD_PRELOAD="$fifo" "$binary" "$script"
+		env "${variable:-LD_PRELOAD}=$fifo" "$binary" "$script"
 }
 # The offset of SYMBOL in OBJECT.
 symbol() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }
@@ -95,4 +95,19 @@ trusted-dash evil.sh trusted_for_allow_file evil ran
 trusted-bash evil.sh trusted_for_allow_file evil ran
 inc evil.inc main
 EOF
+# LD_AUDIT's objects are opened before LD_PRELOAD's, as early.  The loader
+# guard then refuses the variable itself under file enforcement, so the
+# control shows the open window (the write succeeds) and not a script run.
+variable=LD_AUDIT
+ignored="ERROR: ld.so: object '$fifo' cannot be loaded as audit interface: file too short; ignored."
+audit_refused="not trusted for execution: a loader variable, refused under file enforcement"
+offset=$(symbol "$bin/trusted-lua" trusted_for_allow_file)
+attack "trusted-lua as installed, LD_AUDIT: its memory is closed" \
+	"$bin/trusted-lua" "$noex/evil.lua" trusted-lua "$offset" 0 \
+	126 "mem: Permission denied" "$ignored
+trusted-lua: LD_AUDIT: $audit_refused"
+attack "trusted-lua, control (mode 0755), LD_AUDIT: its memory is written" \
+	"$bin/trusted-lua-0755" "$noex/evil.lua" trusted-lua-0755 "$offset" 0 \
+	126 "mem: written" "$ignored
+trusted-lua-0755: LD_AUDIT: $audit_refused"
 done_testing

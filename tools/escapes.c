@@ -30,9 +30,19 @@ static long sysctl(const char *path)
 
 void print_session(FILE *out)
 {
-	const char *how = "confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)";
-
-	fprintf(out, "session: %s\n", tf_session_confined() ? how : "not confined");
+	switch (tf_session_state()) {
+	case TF_SESSION_CONFINED:
+		fprintf(out, "session: confined: no user namespaces, no ptrace, no new seccomp "
+			     "filters (seccomp filter)\n");
+		break;
+	case TF_SESSION_UNPROVEN:
+		fprintf(out, "session: not proven confined: a seccomp filter refuses user namespaces, "
+			     "ptrace and new filters, but it was installed without privileges "
+			     "(no_new_privs), as a filter of the user's own would be\n");
+		break;
+	default:
+		fprintf(out, "session: not confined\n");
+	}
 }
 
 /* Why the enforcement in force does or does not depend on one way out. */

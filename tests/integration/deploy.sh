@@ -121,6 +121,11 @@ cat >/etc/pam.d/tfdeploy-batch <<EOF
 session include common-session-noninteractive
 session required pam_exec.so type=open_session log=$TF_TMP/batch.log /usr/bin/trusted-for status
 EOF
+# The user's service manager, whose stack Debian's systemd names so.
+cat >/etc/pam.d/systemd-user <<EOF
+session include common-session-noninteractive
+session required pam_exec.so type=open_session log=$TF_TMP/user.log /usr/bin/trusted-for status
+EOF
 # The five files pam-auth-update manages, as they are before the install.
 pam_files="common-auth common-account common-password common-session common-session-noninteractive"
 mkdir "$TF_TMP/pam.d"
@@ -155,8 +160,8 @@ pam_lines() {
 		-- sh -c "grep -v -F pam_trustedfor /etc/pam.d/$2 | cmp - $TF_TMP/pam.d/$2"
 }
 # What pam-auth-update writes for each profile (debian/pam-configs).
-login_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot')
-batch_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock nonroot')
+login_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot noexec_runtime_dir')
+batch_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot unconfined=systemd-user noexec_runtime_dir')
 expect "the profiles are off once installed: /etc/pam.d/common-* as before" 0 "" "" -- pam_as_before
 expect "pam-auth-update --enable trustedfor" 0 "" "" -- pam-auth-update --enable trustedfor
 pam_lines "trustedfor" common-session "$login_line"
@@ -290,15 +295,22 @@ else
 		bash x.sh trusted-bash shell ran
 		lua5.4 x.lua lua5.4 lua ran
 	EOF
-	# The non-interactive stack: the bits, locked, and no confinement
-	# (common-session-noninteractive's line has no "confine").
+	# The non-interactive stack (cron's, atd's, sudo's): the bits, locked,
+	# and the confinement; systemd-user's: the bits alone (unconfined=).
 	expect "a non-interactive session (pamtester) opens" 0 \
 		"pamtester: successfully opened a session" "" \
 		-- pamtester tfdeploy-batch tfdeploy open_session
-	expect "the non-interactive session: securebits locked, not confined" 0 \
+	expect "the non-interactive session: securebits locked, confined" 0 \
+		"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off
+session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" \
+		-- grep -e '^securebits:' -e '^session:' "$TF_TMP/batch.log"
+	expect "systemd-user's session (pamtester) opens" 0 \
+		"pamtester: successfully opened a session" "" \
+		-- pamtester systemd-user tfdeploy open_session
+	expect "systemd-user's session: securebits locked, not confined" 0 \
 		"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off
 session: not confined" "" \
-		-- grep -e '^securebits:' -e '^session:' "$TF_TMP/batch.log"
+		-- grep -e '^securebits:' -e '^session:' "$TF_TMP/user.log"
 fi
 
 # --- the profiles off, and on again ---------------------------------------

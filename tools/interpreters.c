@@ -229,15 +229,20 @@ struct found_list {
  * it and neither its group nor others may execute it (as the diversion
  * leaves Debian's FILE.distrib, mode 0700), "group NAME only" when only
  * its group may besides, else everyone ("").  An ACL may grant more than
- * the mode shows, so a file with one is everyone's.
+ * the mode shows, so a file with one, or one whose ACL cannot be read, is
+ * everyone's.  fd may be an O_PATH descriptor: the ACL is read through
+ * /proc/self/fd, which takes one.
  */
 static void who_runs(int fd, const struct stat *st, char *out, size_t size)
 {
+	char proc[64];
 	struct group *g;
 
 	out[0] = '\0';
-	if (st->st_uid != 0 || (st->st_mode & S_IXOTH) ||
-	    fgetxattr(fd, "system.posix_acl_access", NULL, 0) >= 0)
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!S_ISREG(st->st_mode) || st->st_uid != 0 || (st->st_mode & S_IXOTH) ||
+	    getxattr(proc, "system.posix_acl_access", NULL, 0) >= 0 ||
+	    (errno != ENODATA && errno != ENOTSUP))
 		return;
 	if (!(st->st_mode & S_IXGRP)) {
 		snprintf(out, size, "root's only");
@@ -254,7 +259,21 @@ static void who_runs(int fd, const struct stat *st, char *out, size_t size)
 	}
 }
 
-/* Reads the file at f->path and says what it is. */
+/* ", root's only (mode 0700)" after the verdict, for the long form. */
+static void add_who(struct found *f, const struct stat *st)
+{
+	size_t len = strlen(f->text);
+
+	if (f->only[0])
+		snprintf(f->text + len, sizeof(f->text) - len, ", %s (mode %04o)", f->only,
+			 (unsigned int)(st->st_mode & 07777));
+}
+
+/*
+ * Reads the file at path and says what it is.  One this user cannot read
+ * is looked at through an O_PATH descriptor, which needs no permission:
+ * whether it is enlightened is unknown, but not who may run it.
+ */
 static void describe(struct found *f, const char *path)
 {
 	const char *why = NULL;
@@ -268,6 +287,13 @@ static void describe(struct found *f, const char *path)
 		f->state = UNKNOWN;
 		snprintf(f->why, sizeof(f->why), "cannot read it: %s", strerror(errno));
 		snprintf(f->text, sizeof(f->text), "unknown (%s)", f->why);
+		fd = open(path, O_PATH | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0) {
+			who_runs(fd, &st, f->only, sizeof(f->only));
+			add_who(f, &st);
+		}
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -283,9 +309,7 @@ static void describe(struct found *f, const char *path)
 	close(fd);
 	snprintf(f->text, sizeof(f->text), "%s%s%s%s", mark > 0 ? "enlightened" : "not enlightened",
 		 mark < 0 ? " (" : "", mark < 0 ? why : "", mark < 0 ? ")" : "");
-	if (f->only[0])
-		snprintf(f->text + strlen(f->text), sizeof(f->text) - strlen(f->text),
-			 ", %s (mode %04o)", f->only, (unsigned int)(st.st_mode & 07777));
+	add_who(f, &st);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -394,22 +418,34 @@ static int collect(struct found_list *l)
 	return r;
 }
 
-static int listed(const struct found *f, enum state state, const char *only)
+/*
+ * The line of the short form an interpreter is on: "enlightened"; "not
+ * enlightened" (the kinds' line) when anyone may run it; "root's only" or
+ * "group NAME only", not enlightened or unknown; "unknown"; or none for
+ * what is no regular file.
+ */
+static const char *line_of(const struct found *f)
 {
-	return f->state == state && !strcmp(f->only, only);
+	if (f->state == ENLIGHTENED)
+		return "enlightened";
+	if (f->state == NOT_REGULAR)
+		return "";
+	if (f->only[0])
+		return f->only;
+	return f->state == UNKNOWN ? "unknown" : "not enlightened";
 }
 
 /*
- * "KEY: N (name, name)" for the interpreters in state whose only is only,
- * with why each is so if why; "KEY: none" if always.
+ * "KEY: N (name, name)" for the interpreters on line key, with why each
+ * is unknown if why; "KEY: none" if always.
  */
-static void print_list(FILE *out, const struct found_list *l, const char *key,
-		       enum state state, const char *only, int always, int why)
+static void print_list(FILE *out, const struct found_list *l, const char *key, int always,
+		       int why)
 {
 	size_t n = 0, k = 0;
 
 	for (size_t i = 0; i < l->n; i++)
-		n += listed(&l->v[i], state, only);
+		n += !strcmp(line_of(&l->v[i]), key);
 	if (!n) {
 		if (always)
 			fprintf(out, "%s: none\n", key);
@@ -417,7 +453,7 @@ static void print_list(FILE *out, const struct found_list *l, const char *key,
 	}
 	fprintf(out, "%s: %zu (", key, n);
 	for (size_t i = 0; i < l->n; i++)
-		if (listed(&l->v[i], state, only))
+		if (!strcmp(line_of(&l->v[i]), key))
 			fprintf(out, "%s%s%s%s", k++ ? ", " : "", shown_name(&l->v[i]),
 				why ? ": " : "", why ? l->v[i].why : "");
 	fprintf(out, ")\n");
@@ -435,14 +471,14 @@ static void print_kinds(FILE *out, const struct found_list *l)
 	fprintf(out, "not enlightened: ");
 	for (size_t kind = 0; kind < N_KINDS; kind++) {
 		const char *shown[64];
-		size_t count = 0, ns = 0, plain = 1;
+		size_t count = 0, ns = 0, plain;
 
 		for (size_t i = 0; i < l->n; i++) {
 			const struct found *f = &l->v[i];
 			const char *name;
 			size_t j;
 
-			if (f->state != NOT_ENLIGHTENED || f->only[0] || f->name.kind != kind)
+			if (strcmp(line_of(f), "not enlightened") || f->name.kind != kind)
 				continue;
 			count++;
 			name = f->off_path ? f->path : f->name.base;
@@ -453,8 +489,7 @@ static void print_kinds(FILE *out, const struct found_list *l)
 		}
 		if (!count)
 			continue;
-		if (ns != 1 || strcmp(shown[0], kinds[kind].one))
-			plain = 0;
+		plain = ns == 1 && !strcmp(shown[0], kinds[kind].one);
 		fprintf(out, "%s%zu %s", any++ ? ", " : "", count,
 			count == 1 ? kinds[kind].one : kinds[kind].many);
 		for (size_t j = 0; !plain && j < ns; j++)
@@ -464,22 +499,19 @@ static void print_kinds(FILE *out, const struct found_list *l)
 	fprintf(out, "%s\n", any ? "" : "none");
 }
 
-/* One line a kind of restriction: "not enlightened, root's only: ...". */
+/* One line a kind of restriction: "root's only: 1 (bash.distrib)". */
 static void print_restricted(FILE *out, const struct found_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct found *f = &l->v[i];
-		char key[128];
 		size_t j;
 
-		if (f->state != NOT_ENLIGHTENED || !f->only[0])
+		if (f->state == ENLIGHTENED || f->state == NOT_REGULAR || !f->only[0])
 			continue;
-		for (j = 0; j < i && !listed(&l->v[j], NOT_ENLIGHTENED, f->only); j++)
+		for (j = 0; j < i && strcmp(line_of(&l->v[j]), f->only); j++)
 			;
-		if (j < i)
-			continue; /* its line is printed */
-		snprintf(key, sizeof(key), "not enlightened, %s", f->only);
-		print_list(out, l, key, NOT_ENLIGHTENED, f->only, 0, 0);
+		if (j == i) /* the first on its line */
+			print_list(out, l, f->only, 0, 0);
 	}
 }
 
@@ -495,10 +527,10 @@ int print_interpreters(FILE *out, int verbose)
 			fprintf(out, "interpreter: %s (%s%s): %s\n", l.v[i].entry, l.v[i].path,
 				l.v[i].off_path ? ", off PATH" : "", l.v[i].text);
 	} else if (r == 0) {
-		print_list(out, &l, "enlightened", ENLIGHTENED, "", 1, 0);
+		print_list(out, &l, "enlightened", 1, 0);
 		print_kinds(out, &l);
 		print_restricted(out, &l);
-		print_list(out, &l, "unknown", UNKNOWN, "", 0, 1);
+		print_list(out, &l, "unknown", 0, 1);
 	}
 	free(l.v);
 	return r;

@@ -80,24 +80,33 @@ enum rule {
 	ALWAYS,		/* users write below it */
 };
 
-/* The places Debian gives users, named whatever the mount table says. */
-static void fixed_places(struct places *l, char *run_user, size_t size)
-{
-	static const struct {
-		const char *path, *who;
-		enum rule rule;
-	} fixed[] = {
-		{ "/tmp", "every user can write here", WORLD_WRITABLE },
-		{ "/var/tmp", "every user can write here", WORLD_WRITABLE },
-		{ "/dev/shm", "every user can write here", WORLD_WRITABLE },
-		{ "/run/lock", "every user can write here", WORLD_WRITABLE },
-		{ NULL, "your runtime directory, logind's per-user tmpfs", OWN },
-		{ "/home", "users write their home directories here", ALWAYS },
-	};
+/*
+ * The places Debian gives users, named whatever the mount table says; the
+ * one without a path is the caller's /run/user/UID.
+ */
+static const struct {
+	const char *path, *who;
+	enum rule rule;
+} fixed[] = {
+	{ "/tmp", "every user can write here", WORLD_WRITABLE },
+	{ "/var/tmp", "every user can write here", WORLD_WRITABLE },
+	{ "/dev/shm", "every user can write here", WORLD_WRITABLE },
+	{ "/run/lock", "every user can write here", WORLD_WRITABLE },
+	{ NULL, "your runtime directory, logind's per-user tmpfs", OWN },
+	{ "/home", "users write their home directories here", ALWAYS },
+};
 
-	snprintf(run_user, size, "/run/user/%u", (unsigned int)getuid());
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		const char *path = fixed[i].path ? fixed[i].path : run_user;
+#define N_FIXED (sizeof(fixed) / sizeof(fixed[0]))
+
+static const char *fixed_path(size_t i, const char *run_user)
+{
+	return fixed[i].path ? fixed[i].path : run_user;
+}
+
+static void fixed_places(struct places *l, const char *run_user)
+{
+	for (size_t i = 0; i < N_FIXED; i++) {
+		const char *path = fixed_path(i, run_user);
 		struct stat st;
 
 		if (!exec_mount(path, &st) ||
@@ -130,8 +139,6 @@ static int removable(const char *path)
  */
 static void mount_points(struct places *l, const char *run_user)
 {
-	static const char *const skip[] = { "/tmp", "/var/tmp", "/dev/shm",
-					    "/run/lock", "/home" };
 	struct tf_mountinfo m;
 
 	if (tf_mountinfo_open(&m) < 0)
@@ -142,12 +149,10 @@ static void mount_points(struct places *l, const char *run_user)
 		struct stat st;
 		size_t i;
 
-		for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-			if (!strcmp(m.point, skip[i]))
-				break;
-		if (i < sizeof(skip) / sizeof(skip[0]) || !strcmp(m.point, run_user) ||
-		    listed(l, m.point) || !exec_mount(m.point, &st))
-			continue;
+		for (i = 0; i < N_FIXED && strcmp(m.point, fixed_path(i, run_user)); i++)
+			;
+		if (i < N_FIXED || listed(l, m.point) || !exec_mount(m.point, &st))
+			continue; /* a fixed place is judged by its own rule */
 		if (st.st_mode & S_IWOTH)
 			snprintf(who, sizeof(who), "%severy user can write here", media);
 		else if (geteuid() != 0 && faccessat(AT_FDCWD, m.point, W_OK, AT_EACCESS) == 0)
@@ -170,7 +175,8 @@ int print_places(FILE *out, const struct trusted_for_config *p, int verbose)
 	char run_user[64], shown[PATH_MAX];
 
 	l.n = 0;
-	fixed_places(&l, run_user, sizeof(run_user));
+	snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned int)getuid());
+	fixed_places(&l, run_user);
 	mount_points(&l, run_user);
 	if (l.n > 1 && !verbose) {
 		fprintf(out, "warning: %zu places users write are on mounts without noexec (", l.n);

@@ -54,13 +54,23 @@ named_places() {
 }
 # The host's places, each made noexec in this namespace (a bind of it on
 # itself, remounted); the build and the sources below one stay exec, a
-# bind of their own.
+# bind of their own.  The binds go at the end, with this test's /run and
+# /media over them, so that the exit trap finds $TF_TMP where it was
+# mounted, below /tmp.
+bound=()
+unbind_places() {
+	local i
+	umount -l /media && umount -l /run || not_ok "unmount this test's /run and /media"
+	for ((i = ${#bound[@]} - 1; i >= 0; i--)); do
+		umount -l "${bound[i]}" || not_ok "unbind ${bound[i]}"
+	done
+}
 for user in root nobody; do
 	run=as_nobody
 	[ "$user" = nobody ] || run=
 	while IFS= read -r place; do
-		mount --rbind "$place" "$place" && mount -o remount,bind,noexec "$place" ||
-			not_ok "make $place noexec"
+		mount --rbind "$place" "$place" && bound+=("$place") &&
+			mount -o remount,bind,noexec "$place" || not_ok "make $place noexec"
 		for used in "$TF_SRC" "$TF_BUILD"; do
 			used=$(realpath "$used")
 			case "$used/" in "$place"/*)
@@ -142,4 +152,5 @@ expect "one place: its own line" 0 "warning: /run/lock: every user can write her
 	sh -c 'status_tail() { "$1" status | grep "^warning: /"; }; status_tail "$@"' - "$TF"
 mount -o remount,noexec /run || not_ok "remount /run noexec"
 expect "no place: no line" 1 "" "" -- sh -c '"$1" status --verbose | grep "^warning: /"' - "$TF"
+unbind_places
 done_testing

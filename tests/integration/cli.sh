@@ -97,6 +97,10 @@ expect "scan: no directory" 2 "" \
 	"trusted-for: scan: no directory given (see trusted-for --help)" -- $TF scan
 expect "status: no arguments" 2 "" \
 	"trusted-for: status: takes no arguments (see trusted-for --help)" -- $TF status now
+expect "status: no operand after --verbose either" 2 "" \
+	"trusted-for: status: takes no arguments (see trusted-for --help)" -- $TF status -v now
+expect "status: a bad option" 2 "" \
+	"trusted-for: status: bad option '--bogus' (see trusted-for --help)" -- $TF status --bogus
 # --help is written from the command table: one synopsis and one help line
 # for each command.
 help_commands() { "$@" | sed -n 's/^  \([a-z][a-z]*\)  *[a-z].*/\1/p' | tr '\n' ' '; }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # trusted-for end to end, in a private mount namespace: exact exit statuses,
 # stdout and stderr for check, status, scan and run.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 TF=$TF_BUILD/tools/trusted-for
 T=$TF_TMP

@@ -25,7 +25,7 @@
 # same /etc/pam.d/common-* and a login that works.
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 debs=$TF_BUILD/deb
 interpreters="/usr/bin/python3.11 /usr/bin/lua5.4 /bin/dash /bin/bash"
 

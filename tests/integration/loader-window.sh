@@ -8,7 +8,7 @@
 # caller cannot read) and then refuse a script on a noexec mount; the
 # control, the same binary mode 0755, is written and runs the script.
 # As nobody, in a session locked and confined by trusted-for run.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

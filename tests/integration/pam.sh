@@ -15,7 +15,7 @@
 # fails the session: a bad option, PR_SET_SECUREBITS refused or ignored, no
 # seccomp() to confine with (the kernel's answers forged by
 # tests/helpers/forge-answer.c), each with its log line.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }

@@ -16,7 +16,7 @@
 # runs the noexec file, so that this test fails if an attack stops working
 # for some other reason.  A third run has the policy file alone, neither
 # securebits nor confinement: what a system-wide policy file can promise.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }

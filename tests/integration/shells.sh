@@ -17,7 +17,7 @@
 #                     $"..." translation from a catalog the environment
 #                     chooses: each with a control run that shows the
 #                     payload running when nothing is enforced.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 export LC_ALL=C
 unset TRUSTEDFOR_ENFORCE ENV BASH_ENV SHELLOPTS BASHOPTS PROMPT_COMMAND PS4

@@ -20,6 +20,9 @@
 #                     $"..." translation from a catalog the environment
 #                     chooses: each with a control run that shows the
 #                     payload running when nothing is enforced.
+#   history           bash's fc -s, fc -e, fc with an editor, history -s
+#                     and history expansion run a noexec file's line that
+#                     history -r loaded: interactive code.
 . "$TF_SRC/tests/lib.sh"
 enter_private_namespace "$@"
 export LC_ALL=C
@@ -549,6 +552,52 @@ exec <$exec_dir/next-trusted")
 	done
 }
 
+# --- history run again (bash) -------------------------------------------------------
+# A trusted script loads a line of a file on the noexec mount into its
+# history (history -r, or history -s of the file's text) and runs it again:
+# fc -s, fc -e CMD, fc with an editor, or history expansion once it turned
+# history on.  That is interactive code: it runs with nothing enforced (the
+# control) and with files enforced (RESTRICT_FILE alone allows interactive
+# code; fc's edited file lies in a TMPDIR on the noexec mount), and is
+# refused under DENY_INTERACTIVE, from the policy file and from the
+# securebits (trusted-for run --deny-interactive).
+run_history_cases() {
+	local user=$1 pol=$2 p="trusted-bash" w="trusted-bash as $user, policy $pol"
+	local hist=$noexec_dir/history-line tmp=$noexec_dir/tmp entry text script echoed
+	local deny=("$TF_BUILD/tools/trusted-for" run --deny-interactive --)
+	printf 'echo noexec-marker\n' >"$hist"
+	chmod 0755 "$hist"
+	mkdir -p "$tmp"
+	chmod 1777 "$tmp"
+	for entry in 'fc -s:history -r "$1"; fc -s' \
+		'fc -e true:history -r "$1"; fc -e true' \
+		'fc with an editor:history -r "$1"; FCEDIT=true fc' \
+		'history -s, fc -s:history -s "$(cat "$1")"; fc -s' \
+		'history expansion:set -o history -H
+history -r "$1"
+!!
+echo after'; do
+		text=${entry#*:}
+		script=$(trusted_script history.sh "$text")
+		local out=noexec-marker refused=fc
+		case $entry in
+		'history expansion:'*) out=$'noexec-marker\nafter' refused="history expansion" ;;
+		esac
+		policy "$pol" none
+		expect "$w: control: ${entry%%:*} runs the noexec file's line" 0 "$out" "echo noexec-marker" -- \
+			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		policy "$pol" file
+		expect "$w: ${entry%%:*}, enforce = file: interactive code is allowed" 0 "$out" "echo noexec-marker" -- \
+			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		policy "$pol" interactive
+		expect "$w: ${entry%%:*}, enforce = interactive" 126 "" "$p: $refused: interactive code refused" -- \
+			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		policy "$pol" none
+		expect "$w: ${entry%%:*}, trusted-for run --deny-interactive" 126 "" "$p: $refused: interactive code refused" -- \
+			as_user "$user" "${deny[@]}" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+	done
+}
+
 # --- nothing enforced, nothing audited ------------------------------------------
 # Then the shells ask the library nothing (shells/*/patches/0005), and a
 # file on a noexec mount runs.  What must still hold: auditing on logs the
@@ -665,6 +714,14 @@ for sh in dash bash; do
 			run_interactive "$user" "$pol"
 			run_environment "$user" "$pol"
 			run_review_cases "$user" "$pol"
+			if [ "$sh" = bash ]; then
+				run_history_cases "$user" "$pol"
+			else
+				# Debian builds dash without libedit: no history to run again.
+				policy "$pol" none
+				expect "trusted-dash as $user, policy $pol: no fc" 127 "" "$shell: 1: fc: not found" \
+					-- as_user "$user" "$shell" -c 'fc -s'
+			fi
 			run_idle_cases "$user" "$pol"
 		done
 	done

@@ -720,7 +720,7 @@ for sh in dash bash; do
 				# Debian builds dash without libedit: no history to run again.
 				policy "$pol" none
 				expect "trusted-dash as $user, policy $pol: no fc" 127 "" "$shell: 1: fc: not found" \
-					-- as_user "$user" "$shell" -c 'fc -s'
+					-- as_user "$user" env PATH=/usr/bin:/bin "$shell" -c 'fc -s'
 			fi
 			run_idle_cases "$user" "$pol"
 		done

@@ -261,7 +261,7 @@ $T/exec/etc/profile: not trusted for execution: no execute permission: uid 0
 $T/exec/home/.bashrc: not trusted for execution: no execute permission: uid 0
 $T/exec/home/notes: not trusted for execution: no execute permission: uid 0
 scanned 4 files in 3 directories under policy 3 (0 other entries skipped): 4 would be refused
-shell startup files among them: 3 (login and interactive shells refuse them when files are enforced: make them executable, or use policy 1; see trusted-bash(1))" "" \
+shell startup files among them: 3 (login and interactive shells skip them, with a line each, when files are enforced: make them executable, or use policy 1; see trusted-bash(1))" "" \
 	-- scan_sorted $TF scan "$T/exec/etc" "$T/exec/home"
 expect "scan --policy 1 of an exec tree: nothing refused" 0 \
 	"scanned 3 files in 2 directories under policy 1 (2 other entries skipped): 0 would be refused" "" \

@@ -169,7 +169,7 @@ static void policy_note(char *out, size_t size, uid_t uid)
 		return;
 	tf_quoted(problem, sizeof(problem), c.file_problem);
 	snprintf(out, size, " policy_file=\"bad, %s: %s; fix: trusted-for policy edit\"",
-		 uid == 0 ? "root is held to the securebits alone" :
+		 uid == 0 ? "root is held to its securebits and TRUSTEDFOR_ENFORCE alone" :
 			    "everything enforced for every user but root",
 		 problem);
 }

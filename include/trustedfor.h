@@ -169,7 +169,8 @@ enum trusted_for_source {
 enum trusted_for_file_state {
 	TRUSTED_FOR_FILE_ABSENT = 0,  /* none: the defaults apply */
 	TRUSTED_FOR_FILE_READ,	      /* read and honoured */
-	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement */
+	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement, but
+				       not for root (trustedfor.conf(5)) */
 };
 #define TRUSTED_FOR_FILE_STATE_MAX TRUSTED_FOR_FILE_FAIL_CLOSED
 

@@ -169,7 +169,8 @@ enum trusted_for_source {
 enum trusted_for_file_state {
 	TRUSTED_FOR_FILE_ABSENT = 0,  /* none: the defaults apply */
 	TRUSTED_FOR_FILE_READ,	      /* read and honoured */
-	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement */
+	TRUSTED_FOR_FILE_FAIL_CLOSED, /* bad: every check, all enforcement, but
+				       not for root (trustedfor.conf(5)) */
 };
 #define TRUSTED_FOR_FILE_STATE_MAX TRUSTED_FOR_FILE_FAIL_CLOSED
 
@@ -227,6 +228,22 @@ int trusted_for_get_enforcement(unsigned int *enforce, bool *audit);
 
 /* Read the policy file again (it is read once per process otherwise). */
 int trusted_for_reload_policy_file(void);
+
+/*
+ * Judge a policy file by the library's own rules without putting it in
+ * force.  fd -1: the system's file, opened as every process opens it (its
+ * absence, owner and mode count; file_path names it, and so does a
+ * problem).  fd >= 0: the file open there, read from its current offset,
+ * owner and mode included unless flags holds TRUSTED_FOR_POLICY_CONTENT
+ * (a file not in place yet).  Fills the file's fields of c: check_policy
+ * and its source, file_enforce (and enforce, the same), audit, log_target,
+ * file_state and file_problem; the others are 0.  0, or -1 with EINVAL
+ * (nothing written) for a bad c, fd or flags.  A bad file is 0 with
+ * file_state TRUSTED_FOR_FILE_FAIL_CLOSED.
+ */
+#define TRUSTED_FOR_POLICY_CONTENT 1U
+int trusted_for_read_policy_file(int fd, unsigned int flags,
+				 struct trusted_for_config *c);
 
 /* Short English names, for messages and tools. */
 const char *trusted_for_reason_string(enum trusted_for_reason reason);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "missing.h"
@@ -81,6 +83,41 @@ static void install(const struct tf_policy_file *f)
 		atomic_store(&state.file_problem_pending, 1);
 }
 
+/*
+ * A bad file does not bind root (docs/semantics.md section 3): root can
+ * rewrite the file, so enforcing a broken one against root stops no
+ * attacker of section 7 and locks out the one user who can mend it.  Root
+ * is a real and an effective uid of 0 where uid 0 is root of the initial
+ * user namespace (userns.c).  The uids are poisoned: a filter that answers
+ * getresuid() with 0 without filling them leaves a user who they are.
+ * Asked at every decision, and only while the file is bad: a process that
+ * was root when it read the file and is a user now is held to it again.
+ */
+__attribute__((noinline, cold)) static int root_spared(void)
+{
+	uid_t r = (uid_t)-1, e = (uid_t)-1, s = (uid_t)-1;
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+
+	if (getresuid(&r, &e, &s) < 0 || r != 0 || e != 0)
+		return 0;
+	return tf_root_is_initial(why, sizeof(why)) == 1;
+}
+
+/*
+ * For root, a bad file counts as no file: the built-in check policy (where
+ * the file would give it) and nothing enforced by it.  Auditing stays on,
+ * and the file is still reported bad.
+ */
+static void spare_root(unsigned int *policy, enum trusted_for_backend *backend,
+		       enum trusted_for_source *source)
+{
+	if (*source != TRUSTED_FOR_SOURCE_FAIL_CLOSED)
+		return;
+	*policy = TF_DEFAULT_POLICY;
+	*backend = tf_backend_for(*policy, 0);
+	*source = TRUSTED_FOR_SOURCE_DEFAULT;
+}
+
 /* Out of line: the room for the messages is taken only when one is due. */
 __attribute__((noinline, cold)) static void report_file_problem(void)
 {
@@ -91,7 +128,12 @@ __attribute__((noinline, cold)) static void report_file_problem(void)
 	pthread_mutex_unlock(&state.lock);
 	/* It quotes the file, which may hold a terminal's controls. */
 	tf_printable(shown, sizeof(shown), problem);
-	tf_log(LOG_ERR, "bad policy file, enforcing everything: %s", shown);
+	if (root_spared())
+		tf_log(LOG_ERR, "bad policy file, not enforced for root (every other user: "
+				"everything enforced); fix it with '" TF_POLICY_FIX "': %s",
+		       shown);
+	else
+		tf_log(LOG_ERR, "bad policy file, enforcing everything: %s", shown);
 }
 
 static void report_problems(void)
@@ -196,6 +238,8 @@ void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backe
 		pthread_mutex_unlock(&state.lock);
 	}
 	unpack(word, check_policy, backend, &source);
+	if (source == TRUSTED_FOR_SOURCE_FAIL_CLOSED && root_spared())
+		spare_root(check_policy, backend, &source);
 }
 
 static unsigned int securebits_enforce(unsigned int bits)
@@ -234,6 +278,10 @@ void tf_config_get(struct tf_config *p, char *problem, size_t size)
 		snprintf(problem, size, "%s", state.file.problem);
 	pthread_mutex_unlock(&state.lock);
 	unpack(word, &p->check_policy, &p->backend, &p->source);
+	if (p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED && root_spared()) {
+		p->file_enforce = 0;
+		spare_root(&p->check_policy, &p->backend, &p->source);
+	}
 	/* The patched kernel's sysctl can change at any time. */
 	if (p->source == TRUSTED_FOR_SOURCE_KERNEL)
 		tf_kernel_policy(&p->check_policy);
@@ -249,6 +297,7 @@ void tf_config_get(struct tf_config *p, char *problem, size_t size)
 TF_EXPORT int trusted_for_get_enforcement(unsigned int *enforce, bool *audit)
 {
 	unsigned int bits;
+	int bad;
 
 	if (!enforce || !audit) {
 		errno = EINVAL;
@@ -258,7 +307,10 @@ TF_EXPORT int trusted_for_get_enforcement(unsigned int *enforce, bool *audit)
 	pthread_mutex_lock(&state.lock);
 	*enforce = state.file.enforce;
 	*audit = state.file.audit;
+	bad = state.file.state == TRUSTED_FOR_FILE_FAIL_CLOSED;
 	pthread_mutex_unlock(&state.lock);
+	if (bad && root_spared())
+		*enforce = 0;
 	read_securebits(&bits);
 	*enforce |= state.env_enforce | atomic_load(&state.process_enforce) |
 		    securebits_enforce(bits);
@@ -292,6 +344,43 @@ TF_EXPORT int trusted_for_get_config(struct trusted_for_config *c)
 	full.log_target = p.log_target;
 	full.file_state = p.file_state;
 	snprintf(full.file_path, sizeof(full.file_path), "%s", TRUSTEDFOR_POLICY_FILE);
+	tf_abi_copy(c, &full, sizeof(full));
+	return 0;
+}
+
+/*
+ * The policy file judged by the library's own rules, not put in force:
+ * what trusted-for policy check and install say of a file.
+ */
+TF_EXPORT int trusted_for_read_policy_file(int fd, unsigned int flags,
+					   struct trusted_for_config *c)
+{
+	struct trusted_for_config full;
+	struct tf_policy_file f;
+
+	if (tf_abi_accepts(c, TRUSTED_FOR_CONFIG_SIZE_1) < 0)
+		return -1;
+	if (fd < -1 || (fd == -1 && flags) || (flags & ~TRUSTED_FOR_POLICY_CONTENT)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&full, 0, sizeof(full));
+	if (fd == -1) {
+		tf_policy_load(TRUSTEDFOR_POLICY_FILE, &f);
+		snprintf(full.file_path, sizeof(full.file_path), "%s", TRUSTEDFOR_POLICY_FILE);
+	} else {
+		tf_policy_read(fd, flags & TRUSTED_FOR_POLICY_CONTENT, &f);
+	}
+	full.check_policy = f.check_policy;
+	full.check_policy_source = f.state == TRUSTED_FOR_FILE_READ ? TRUSTED_FOR_SOURCE_FILE :
+				   f.state == TRUSTED_FOR_FILE_FAIL_CLOSED ?
+								    TRUSTED_FOR_SOURCE_FAIL_CLOSED :
+								    TRUSTED_FOR_SOURCE_DEFAULT;
+	full.file_enforce = full.enforce = f.enforce;
+	full.audit = f.audit;
+	full.log_target = f.log_target;
+	full.file_state = f.state;
+	memcpy(full.file_problem, f.problem, sizeof(full.file_problem));
 	tf_abi_copy(c, &full, sizeof(full));
 	return 0;
 }

@@ -169,7 +169,15 @@ struct tf_policy_file {
 void tf_policy_file_defaults(struct tf_policy_file *f);
 void tf_policy_file_fail_closed(struct tf_policy_file *f, const char *why);
 int tf_policy_parse(const char *buf, size_t len, struct tf_policy_file *f);
+void tf_policy_read(int fd, int content_only, struct tf_policy_file *f);
 void tf_policy_load(const char *path, struct tf_policy_file *f);
+/* The check policy without a file: 3, or what the build chose (meson's
+ * default_policy: Debian's packages choose 1, for its 0644 libraries). */
+#ifndef TF_DEFAULT_POLICY
+#define TF_DEFAULT_POLICY TRUSTED_FOR_POLICY_ALL
+#endif
+/* The one command that mends a bad file, named wherever one is reported. */
+#define TF_POLICY_FIX "trusted-for policy edit"
 
 /*
  * config.c: what the next decision applies.  tf_config_check() is the check

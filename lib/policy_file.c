@@ -52,7 +52,7 @@ int tf_enforce_parse(const char *list, unsigned int *enforce)
 void tf_policy_file_defaults(struct tf_policy_file *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->check_policy = TRUSTED_FOR_POLICY_ALL;
+	c->check_policy = TF_DEFAULT_POLICY;
 	c->log_target = TRUSTED_FOR_LOG_SYSLOG;
 	c->state = TRUSTED_FOR_FILE_ABSENT;
 }
@@ -62,6 +62,7 @@ void tf_policy_file_fail_closed(struct tf_policy_file *c, const char *why)
 	enum trusted_for_log_target target = c->log_target;
 
 	tf_policy_file_defaults(c);
+	c->check_policy = TRUSTED_FOR_POLICY_ALL;
 	c->enforce = TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE;
 	c->audit = 1;
 	/* A log target already parsed is kept only if it still logs. */
@@ -356,7 +357,8 @@ static int listed(const char *path, char *why, size_t size)
  * a machine where a fresh page of stack costs a page fault of some 15 us,
  * the room of messages never written is not free (bench/shells.md).
  */
-__attribute__((noinline)) static int check_owner(int fd, off_t *size, struct tf_policy_file *c)
+__attribute__((noinline)) static int check_owner(int fd, int content_only, off_t *size,
+						 struct tf_policy_file *c)
 {
 	char text[128];
 	struct stat st;
@@ -367,12 +369,14 @@ __attribute__((noinline)) static int check_owner(int fd, off_t *size, struct tf_
 		return fail(c, "cannot stat: %s", tf_strerror(errno, text, sizeof(text)));
 	if (!S_ISREG(st.st_mode))
 		return fail(c, "not a regular file");
+	*size = st.st_size;
+	if (content_only)
+		return 0;
 	if (check_root(st.st_uid, c) < 0)
 		return -1;
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		return fail(c, "writable by group or others (mode %04o)",
 			    (unsigned int)(st.st_mode & 07777));
-	*size = st.st_size;
 	return 0;
 }
 
@@ -404,27 +408,24 @@ __attribute__((noinline, cold)) static void name_the_file(const char *path,
 	memcpy(c->problem, why, sizeof(why));
 }
 
-void tf_policy_load(const char *path, struct tf_policy_file *c)
+/*
+ * The file on fd, judged as the system's own is (content_only: its
+ * content alone, for a file not yet in place), problems unnamed.
+ */
+void tf_policy_read(int fd, int content_only, struct tf_policy_file *c)
 {
 	char text[128];
 	char *buf = NULL;
 	size_t len = 0, cap;
 	ssize_t n = 0;
 	off_t size = 0;
-	int fd;
 
 	tf_policy_file_defaults(c);
-	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
-	fd = TF_UNFORGED(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK));
-	if (fd < 0) {
-		open_failed(path, errno, c);
-		goto out;
-	}
-	if (check_owner(fd, &size, c) < 0)
-		goto out;
+	if (check_owner(fd, content_only, &size, c) < 0)
+		return;
 	if (size > TF_POLICY_FILE_MAX) {
 		fail(c, "larger than %d bytes", TF_POLICY_FILE_MAX);
-		goto out;
+		return;
 	}
 	/*
 	 * Room for the size fstat() gave and one byte more, which only a file
@@ -438,7 +439,7 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 	buf = malloc(cap);
 	if (!buf) {
 		fail(c, "out of memory");
-		goto out;
+		return;
 	}
 	while (len < cap && len != (size_t)size) {
 		n = read(fd, buf + len, cap - len);
@@ -454,10 +455,22 @@ void tf_policy_load(const char *path, struct tf_policy_file *c)
 		fail(c, "grew while it was read (incomplete)");
 	else
 		tf_policy_parse(buf, len, c);
-out:
 	free(buf);
-	if (fd >= 0)
+}
+
+void tf_policy_load(const char *path, struct tf_policy_file *c)
+{
+	int fd;
+
+	/* O_NONBLOCK: a FIFO put in its place must not hang every interpreter. */
+	fd = TF_UNFORGED(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK));
+	if (fd < 0) {
+		tf_policy_file_defaults(c);
+		open_failed(path, errno, c);
+	} else {
+		tf_policy_read(fd, 0, c);
 		close(fd);
+	}
 	if (c->state == TRUSTED_FOR_FILE_FAIL_CLOSED)
 		name_the_file(path, c);
 }

@@ -252,6 +252,28 @@ out:
 
 #define WHO_MAX 300
 
+/*
+ * The policy file, judged now (sshd reads the library once and lives on):
+ * nothing when it is good or absent; when bad, what it holds this user to
+ * and the command that mends it.  Root is not held to a bad file
+ * (trustedfor.conf(5)), which is all that keeps root's login open.
+ */
+static void policy_note(char *out, size_t size, uid_t uid)
+{
+	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
+	char problem[TRUSTED_FOR_MESSAGE_MAX];
+
+	out[0] = '\0';
+	if (trusted_for_read_policy_file(-1, 0, &c) < 0 ||
+	    c.file_state != TRUSTED_FOR_FILE_FAIL_CLOSED)
+		return;
+	tf_quoted(problem, sizeof(problem), c.file_problem);
+	snprintf(out, size, " policy_file=\"bad, %s: %s; fix: trusted-for policy edit\"",
+		 uid == 0 ? "root is held to its securebits and TRUSTEDFOR_ENFORCE alone" :
+			    "everything enforced for every user but root",
+		 problem);
+}
+
 static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 			char *who, char *why)
 {
@@ -260,7 +282,7 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 	const struct passwd *pw;
 	unsigned int now = 0;
 	const char *confined = "no";
-	char name[256];
+	char name[256], note[TRUSTED_FOR_MESSAGE_MAX + 160];
 	int r;
 
 	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS || !item) {
@@ -322,11 +344,12 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 
 		now = bits < 0 ? 0 : (unsigned int)bits;
 	}
+	policy_note(note, sizeof(note), pw->pw_uid);
 	pam_syslog(pamh, LOG_NOTICE,
-		   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\"",
+		   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\"%s",
 		   who, state(now, SECBIT_EXEC_RESTRICT_FILE, SECBIT_EXEC_RESTRICT_FILE_LOCKED),
 		   state(now, SECBIT_EXEC_DENY_INTERACTIVE, SECBIT_EXEC_DENY_INTERACTIVE_LOCKED),
-		   confined, now);
+		   confined, now, note);
 	return PAM_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
@@ -114,6 +115,14 @@ static inline int tap_filter(struct sock_filter *f, size_t n)
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
 		return -1;
 	return 0;
+}
+
+/* This process as uid and gid 65534 without supplementary groups, or bail out. */
+static inline void tap_become_nobody(void)
+{
+	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+	    setresuid(65534, 65534, 65534) < 0)
+		tap_bail("become uid 65534");
 }
 
 /*

@@ -41,7 +41,7 @@ struct command {
 };
 
 extern const struct command check_command, status_command, scan_command,
-	run_command;
+	run_command, policy_command;
 
 extern const char *const program;
 

@@ -93,7 +93,10 @@ static int cmd_status(int argc, char **argv)
 	else if (p.file_state == TRUSTED_FOR_FILE_READ)
 		printf("policy file: %s: trusted\n", path);
 	else
-		printf("policy file: NOT TRUSTED, failing closed: %s\n",
+		printf("policy file: NOT TRUSTED, failing closed: %s\n"
+		       "bad policy file: every user but root: everything enforced, policy 3; "
+		       "root: the securebits and TRUSTEDFOR_ENFORCE alone; "
+		       "fix it with: trusted-for policy edit\n",
 		       problem);
 	if (p.securebits_known)
 		printf("securebits: 0x%x, EXEC_RESTRICT_FILE %s, EXEC_DENY_INTERACTIVE %s\n",

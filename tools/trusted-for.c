@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * trusted-for: one command a file (check.c, status.c, scan.c, run.c), each
- * a row of the table below, which also writes --help.  Adding a command is
- * adding a file and a row.
+ * trusted-for: one command a file (check.c, status.c, scan.c, run.c,
+ * policy.c), each a row of the table below, which also writes --help.
+ * Adding a command is adding a file and a row.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@ static const struct command *const commands[] = {
 	&status_command,
 	&scan_command,
 	&run_command,
+	&policy_command,
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -32,6 +32,8 @@
  *                standard input closed at the start, a forged 0 names the
  *                first file the process opened itself
  *   capget=N     capget() returns N without filling its buffer
+ *   getresuid=N  getresuid() returns N without filling its outputs (0:
+ *                "root", to a reader that trusts the return value alone)
  *   creds=N      geteuid(), getegid() and getgroups() return N (0: root's
  *                group, and no supplementary group)
  *   fgetxattr=N  fgetxattr() returns N (ENODATA: the file has no ACL)
@@ -135,6 +137,8 @@ static int add_rule(scmp_filter_ctx ctx, const char *rule)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(openat2), 0);
 	else if (!strncmp(rule, "capget=", 7))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(capget), 0);
+	else if (!strncmp(rule, "getresuid=", 10))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getresuid), 0);
 	else if (!strncmp(rule, "creds=", 6)) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(geteuid), 0);
 		if (rc == 0)

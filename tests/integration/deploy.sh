@@ -109,8 +109,6 @@ for d in exec noexec; do
 	printf 'echo "shell ran"\n' >"$TF_TMP/$d/x.sh"
 	chmod 0644 "$TF_TMP/$d"/x.*
 done
-# The administrator's step 2 (README "Deploying"): policy 1.
-printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf
 # su -l opens a login session through common-session (the profiles, once
 # enabled); runuser -l through a line the module cannot carry out (a
 # misspelt option); tfdeploy-batch is a non-interactive service as cron's:
@@ -139,6 +137,18 @@ list=()
 for p in "${pkgs[@]}"; do list+=("$(ls "$debs/${p}_"*.deb)"); done
 expect "dpkg -i ${pkgs[*]}" 0 "*" "*" -- dpkg -i "${list[@]}"
 expect "trusted-for is installed" 0 "*" "" -- trusted-for status
+# The administrator's step 2 (README "Deploying"): trusted-for ships the
+# policy file, policy 1 and nothing enforced; a new one goes in through
+# trusted-for policy, which refuses a bad one.
+expect "the shipped policy file is good" 0 \
+	"/etc/trustedfor.conf: ok: policy 1, enforce none, audit off" "" -- trusted-for policy check
+printf 'trustedfor-policy 1\npolicy = 1\nend\n\n' >"$TF_TMP/bad.conf"
+expect "README step 2: a bad file is refused" 1 "" \
+	"trusted-for: $TF_TMP/bad.conf: line 4: content after 'end'" -- trusted-for policy install "$TF_TMP/bad.conf"
+printf 'trustedfor-policy 1\npolicy = 1\nend\n' >"$TF_TMP/trustedfor.conf"
+expect "README step 2: trusted-for policy install" 0 \
+	"/etc/trustedfor.conf: installed: policy 1, enforce none, audit off" "" -- \
+	trusted-for policy install "$TF_TMP/trustedfor.conf"
 
 # --- the PAM profiles (README step 3) --------------------------------------
 # pam_as_before: every file pam-auth-update manages is as before the

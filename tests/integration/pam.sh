@@ -163,6 +163,19 @@ $CONFINED" "" -- in_session "$user" "$STATUS"
 		"pam_trustedfor(su-l:session): enforcing user=\"$user\" uid=$uid restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\""
 done
 
+# A bad policy file: the line says what it holds the session's user to, and
+# names the command that mends it (judged at each session: sshd lives long).
+set_policy_file_raw "$(printf 'trustedfor-policy 1\nend\n\n_')"
+for user in nobody root; do
+	uid=$(id -u "$user")
+	in_session "$user" true >/dev/null 2>&1
+	[ "$user" = root ] && means="root is held to its securebits and TRUSTEDFOR_ENFORCE alone" ||
+		means="everything enforced for every user but root"
+	expect_log "a bad policy file, su -l $user: the module's line says what it means, and the fix" \
+		"pam_trustedfor(su-l:session): enforcing user=\"$user\" uid=$uid restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\" policy_file=\"bad, $means: /etc/trustedfor.conf: line 3: content after 'end'; fix: trusted-for policy edit\""
+done
+set_policy_file -
+
 # login (shadow) opens the session and forks the shell as su does; it needs
 # a terminal (script(1) gives it one) and writes utmp and wtmp (over which
 # this namespace mounts its own).

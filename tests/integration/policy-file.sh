@@ -165,6 +165,67 @@ expect "control, nobody: no file outside a user namespace is the defaults" 0 \
 expect "control, nobody: ... and the noexec file runs when nothing is enforced" 0 "1" "" -- \
 	as_nobody "$inc" "$noex/one"
 
+# A bad file and root (docs/semantics.md section 3, trustedfor.conf(5)):
+# root, who can rewrite the file, is held to what the securebits and
+# TRUSTEDFOR_ENFORCE say and to nothing else, so that a typo locks no one
+# out who could mend it; uid 65534 still fails closed, as before.  Each
+# kind of bad file: what policy check says of it, then -c through each
+# enlightened shell and Python, as root and as uid 65534.
+tdash=$TF_BUILD/shells/trusted-dash
+tbash=$TF_BUILD/shells/trusted-bash
+tpy=$TF_BUILD/interpreters/python/trusted-python
+runs_c() {
+	local who=$1 what=$2 refused=$3
+	if [ "$refused" = refused ]; then
+		expect "$what, $who: trusted-dash -c is refused" 126 "" \
+			"trusted-dash: -c: interactive code refused" -- as_user "$who" "$tdash" -c 'echo ran'
+		expect "$what, $who: trusted-bash -c is refused" 126 "" \
+			"trusted-bash: -c: interactive code refused" -- as_user "$who" "$tbash" -c 'echo ran'
+		expect "$what, $who: trusted-python -c is refused" 126 "" \
+			"trusted-python: -c: interactive code refused" -- as_user "$who" "$tpy" -c 'print("ran")'
+	else
+		expect "$what, $who: trusted-dash -c runs" 0 "ran" "" -- as_user "$who" "$tdash" -c 'echo ran'
+		expect "$what, $who: trusted-bash -c runs" 0 "ran" "" -- as_user "$who" "$tbash" -c 'echo ran'
+		expect "$what, $who: trusted-python -c runs" 0 "ran" "" -- \
+			as_user "$who" "$tpy" -c 'print("ran")'
+	fi
+}
+good=$'trustedfor-policy 1\npolicy = 1\nend\n'
+while IFS='|' read -r what bytes mode owner why; do
+	set_policy_file_raw "$(printf "${bytes}_")" "$mode" "$owner"
+	expect "policy check: $what" 1 "/etc/trustedfor.conf: $why" "" -- "$TF" policy check
+	runs_c root "$what" runs
+	runs_c nobody "$what" refused
+done <<'EOF_KINDS'
+a blank line after 'end'|trustedfor-policy 1\npolicy = 1\nend\n\n|0644|0|line 4: content after 'end'
+cut short|trustedfor-policy 1\npolicy = 1\nenfor|0644|0|line 3: no newline (incomplete)
+no 'end'|trustedfor-policy 1\npolicy = 1\n|0644|0|no 'end' line (incomplete)
+owned by uid 65534|trustedfor-policy 1\npolicy = 1\nend\n|0644|65534|owned by uid 65534, not root
+group-writable|trustedfor-policy 1\npolicy = 1\nend\n|0664|0|writable by group or others (mode 0664)
+EOF_KINDS
+set_policy_file -
+expect "policy check: no file" 0 \
+	"/etc/trustedfor.conf: absent, the built-in defaults: policy 3, enforce none, audit off" "" -- \
+	"$TF" policy check
+runs_c root "no file" runs
+runs_c nobody "no file" runs
+# A filter that answers getresuid() with 0, its outputs unwritten, makes
+# nobody root.
+set_policy_file_raw "$(printf 'trustedfor-policy 1\npolicy = 1\nend\n\n_')"
+# (The launcher, which asks getresuid() too, then cannot confirm its memory
+# closed either.)
+expect "a blank line after 'end', nobody, getresuid() forged to 0: trusted-dash -c is refused" 126 "" \
+	"trusted-dash: -c: interactive code refused: its memory is not confirmed closed to its user's other processes (PR_SET_DUMPABLE 0 did not show)" -- \
+	as_nobody "$forge" getresuid=0 "$tdash" -c 'echo ran'
+# Root is held to the securebits still.
+if kernel_lacks exec-securebits; then
+	not_applicable "a blank line after 'end', root under DENY_INTERACTIVE: -c is refused" "$na_why"
+else
+	expect "a blank line after 'end', root under DENY_INTERACTIVE: trusted-dash -c is refused" 126 "" \
+		"trusted-dash: -c: interactive code refused" -- \
+		"$TF" run --deny-interactive -- "$tdash" -c 'echo ran'
+fi
+
 # The race: root rewrites a strict file in place as editors and cp(1) do
 # (O_TRUNC, then the content in several writes: each printf is one write)
 # while interpreters start, each reading whatever is there at that moment.
@@ -180,32 +241,47 @@ rewrite_forever() {
 		} >/etc/trustedfor.conf
 	done
 }
+# Root is not held to a half-written file, which reads as a bad one: a
+# start of root's that caught it runs the file (and logs so, on standard
+# error once the file's "log = stderr" line was there, else to syslog).
+# Every start of uid 65534's refuses it.
 race() {
-	local who=$1 what=$2 runs=$3 ran=0 incomplete=0 other=0 i
-	shift 3
+	local who=$1 what=$2 runs=$3 want=$4 ran=0 odd=0 incomplete=0 other=0 i status
+	shift 4
 	rewrite_forever &
 	local writer=$!
 	for ((i = 0; i < runs; i++)); do
 		"$@" >"$TF_TMP/out" 2>"$TF_TMP/err"
-		[ $? = 126 ] || ran=$((ran + 1))
+		status=$?
+		if [ $status != 126 ]; then
+			ran=$((ran + 1))
+			[ $status = 0 ] && [ "$(cat "$TF_TMP/out")" = "$want" ] || odd=$((odd + 1))
+		fi
 		grep -q '(incomplete)' "$TF_TMP/err" && incomplete=$((incomplete + 1))
 		grep -v -e 'not trusted for execution: noexec mount$' \
 			-e '^trustedfor: refused file=".*" reason="noexec mount" ' \
+			-e '^trustedfor: audit file=".*" reason="noexec mount" ' \
 			-e 'bad policy file, enforcing everything: .*(incomplete)$' \
+			-e '^trustedfor: bad policy file, not enforced for root .*(incomplete)$' \
 			"$TF_TMP/err" >/dev/null && other=$((other + 1))
 	done
 	kill "$writer"
 	wait "$writer" 2>/dev/null
-	echo "# $who $what: $runs starts, $incomplete caught the file half-written"
-	[ "$ran" = 0 ] && ok "race, $who: $what never runs the noexec file ($runs starts)" ||
-		not_ok "race, $who: $what ran the noexec file $ran times out of $runs"
+	echo "# $who $what: $runs starts, $incomplete caught the file half-written, $ran ran the file"
+	if [ "$who" = root ]; then
+		[ "$odd" = 0 ] && ok "race, root: $what refuses the noexec file or runs it whole, each of $runs starts" ||
+			not_ok "race, root: $what: $odd of $runs starts neither refused the noexec file nor ran it"
+	else
+		[ "$ran" = 0 ] && ok "race, $who: $what never runs the noexec file ($runs starts)" ||
+			not_ok "race, $who: $what ran the noexec file $ran times out of $runs"
+	fi
 	[ "$other" = 0 ] && ok "race, $who: $what: every start said only what a refusal says" ||
 		{ not_ok "race, $who: $what: $other starts said something else"; sed 's/^/#   /' "$TF_TMP/err"; }
 }
 set_policy_file "enforce = all"
-race root inc 200 "$inc" "$noex/one"
-race "uid 65534" inc 200 as_nobody "$inc" "$noex/one"
-race root trusted-lua 100 "$lua" "$noex/evil.lua"
-race "uid 65534" trusted-lua 100 as_nobody "$lua" "$noex/evil.lua"
+race root inc 200 1 "$inc" "$noex/one"
+race "uid 65534" inc 200 1 as_nobody "$inc" "$noex/one"
+race root trusted-lua 100 ran "$lua" "$noex/evil.lua"
+race "uid 65534" trusted-lua 100 ran as_nobody "$lua" "$noex/evil.lua"
 
 done_testing

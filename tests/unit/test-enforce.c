@@ -48,10 +48,19 @@ struct setting {
 	void (*fn)(const char *what);
 };
 
+/* Who the child is: 0 as the test runs, else uid 65534. */
+static uid_t child_uid;
+/* A filter for the child's library to meet, or none. */
+static void (*child_filter)(void);
+
 static void child(void *arg)
 {
 	const struct setting *s = arg;
 
+	if (child_uid)
+		tap_become_nobody();
+	if (child_filter)
+		child_filter();
 	if (s->env)
 		setenv("TRUSTEDFOR_ENFORCE", s->env, 1);
 	if (s->bits && prctl(PR_SET_SECUREBITS, s->bits, 0, 0, 0) < 0)
@@ -152,6 +161,12 @@ static void allowed_both(const char *what)
 {
 	tap_ok(!evil_refused(), "%s: a failing file runs", what);
 	tap_ok(!interactive_refused(), "%s: interactive code runs", what);
+}
+
+static void refused_interactive_only(const char *what)
+{
+	tap_ok(!evil_refused(), "%s: a failing file runs", what);
+	tap_ok(interactive_refused(), "%s: interactive code is refused", what);
 }
 
 static void strengthen(const char *what)
@@ -291,6 +306,45 @@ static void log_bad_policy(const char *what)
 	tap_is_int(log_priority[0], LOG_ERR, "%s: at LOG_ERR", what);
 }
 
+/* Root is not held to a bad file: it is logged as such, and nothing more. */
+static void root_bad_policy(const char *what)
+{
+	allowed_both(what);
+	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
+		   "bad policy file, not enforced for root (every other user: everything "
+		   "enforced); fix it with 'trusted-for policy edit': /etc/trustedfor.conf: "
+		   "line 4: content after 'end'",
+		   "%s: the reason is logged, and the fix", what);
+	tap_is_int(log_priority[0], LOG_ERR, "%s: at LOG_ERR", what);
+}
+
+/* getresuid() answered 0 by a filter, its outputs unwritten. */
+static void forge_getresuid(void)
+{
+	struct sock_filter filter[] = {
+		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getresuid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	if (TAP_FILTER(filter) < 0)
+		tap_bail("seccomp");
+}
+
+static void forged_root(const char *what)
+{
+	uid_t r = 1, e = 1, s = 1;
+
+	tap_ok(getresuid(&r, &e, &s) == 0 && r == 1 && e == 1,
+	       "%s: the filter answers 0 and writes nothing", what);
+	refused_both(what);
+	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
+		   "bad policy file, enforcing everything: /etc/trustedfor.conf: "
+		   "line 4: content after 'end'",
+		   "%s: logged as everyone's bad file", what);
+}
+
 static void log_bad_policy_escapes(const char *what)
 {
 	tap_ok(evil_refused(), "%s: a failing file is refused", what);
@@ -390,6 +444,35 @@ static void enforcement_in_child(const char *what, unsigned int bits, const char
 	in_child(what, bits, env, policy_file, enforcement);
 }
 
+/*
+ * Root of the initial user namespace under a bad file: held to what the
+ * securebits, TRUSTEDFOR_ENFORCE and the program say, and to nothing else;
+ * uid 65534 with getresuid() forged to 0 is not root.
+ */
+static void root_cases(const char *lacks_securebits)
+{
+	const char *bad = "enforce = none\nend\n";
+
+	in_child("bad policy file, root", 0, NULL, bad, root_bad_policy);
+	enforcement_in_child("enforcement: a bad policy file, root", 0, NULL, bad, 0, true);
+	in_child("bad policy file, root, TRUSTEDFOR_ENFORCE=file", 0, "file", bad,
+		 refused_file_only);
+	if (lacks_securebits) {
+		tap_na("bad policy file, root, both securebits", lacks_securebits);
+	} else {
+		in_child("bad policy file, root, both securebits", RESTRICT | DENY, NULL, bad,
+			 refused_both);
+		in_child("bad policy file, root, DENY_INTERACTIVE", DENY, NULL, bad,
+			 refused_interactive_only);
+	}
+	child_uid = 65534;
+	child_filter = forge_getresuid;
+	in_child("bad policy file, uid 65534, getresuid() forged to 0", 0, NULL, bad,
+		 forged_root);
+	child_filter = NULL;
+	child_uid = 0;
+}
+
 int main(void)
 {
 	static const struct {
@@ -442,8 +525,12 @@ int main(void)
 			     NULL, TRUSTED_FOR_ENFORCE_INTERACTIVE, false);
 	enforcement_in_child("enforcement: policy file enforce = file, audit = on", 0, NULL,
 			     "enforce = file\naudit = on\n", TRUSTED_FOR_ENFORCE_FILE, true);
+	/* A bad file holds every user but root to everything (as the test
+	 * runs in a user namespace of its own, root there too). */
+	child_uid = root ? 65534 : 0;
 	enforcement_in_child("enforcement: a bad policy file", 0, NULL, "policy = 1\r\n",
 			     TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE, true);
+	child_uid = 0;
 	strengthen_by = TRUSTED_FOR_ENFORCE_INTERACTIVE;
 	enforcement_in_child("enforcement: strengthened, policy file enforce = file", 0, NULL,
 			     "enforce = file\n",
@@ -463,11 +550,17 @@ int main(void)
 		 refused_file_only);
 	in_child("policy file enforce = all with TRUSTEDFOR_ENFORCE=none", 0, "none",
 		 "enforce = all\n", refused_both);
+	child_uid = root ? 65534 : 0;
 	in_child("bad policy file with TRUSTEDFOR_ENFORCE=none", 0, "none",
 		 "enforcement = none\n", log_bad_policy);
 	in_child("bad policy file whose key holds a C1 control", 0, "none",
 		 "\xc2\x9b" "2Jkey = none\n", log_bad_policy_escapes);
 	in_child("bad policy file", 0, NULL, "policy = 1\r\n", refused_both);
+	child_uid = 0;
+	if (root)
+		root_cases(why);
+	else
+		tap_not_run("a bad policy file and root", "needs real root");
 	in_child("trusted_for_strengthen()", 0, NULL, NULL, strengthen);
 	in_child("audit on", 0, NULL, "audit = on\n", log_audit);
 	in_child("the verdict's own message as the name", 0, NULL, NULL, name_in_verdict);

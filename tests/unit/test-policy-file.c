@@ -490,12 +490,57 @@ static void keep_log(int priority, const char *line, void *data)
 	nlogged++;
 }
 
+/*
+ * trusted_for_read_policy_file(): a file judged, never put in force (what
+ * trusted-for policy check and install stand on).  A draft of a user's,
+ * mode 0664, passes on its content and fails as the installed file would.
+ */
+static void read_not_in_force(void *arg)
+{
+	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT, now = TRUSTED_FOR_CONFIG_INIT;
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/draft.conf", (const char *)arg);
+	write_file(path, "trustedfor-policy 1\npolicy = 2\nenforce = file\naudit = on\nend\n",
+		   0664);
+	if (chown(path, 65534, 65534) < 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		tap_bail(path);
+	tap_is_int(trusted_for_read_policy_file(fd, TRUSTED_FOR_POLICY_CONTENT, &c), 0,
+		   "read_policy_file: a draft's content: 0");
+	tap_ok(c.file_state == TRUSTED_FOR_FILE_READ && c.check_policy == 2 &&
+		       c.check_policy_source == TRUSTED_FOR_SOURCE_FILE &&
+		       c.file_enforce == TRUSTED_FOR_ENFORCE_FILE && c.audit && !c.file_path[0],
+	       "read_policy_file: ... read: policy 2, enforce file, audit on, no path");
+	lseek(fd, 0, SEEK_SET);
+	trusted_for_read_policy_file(fd, 0, &c);
+	tap_is_str(c.file_problem, "owned by uid 65534, not root",
+		   "read_policy_file: the same file as if in place: its owner fails it");
+	tap_is_int(c.file_state, TRUSTED_FOR_FILE_FAIL_CLOSED, "read_policy_file: ... failing closed");
+	close(fd);
+	errno = 0;
+	tap_ok(trusted_for_read_policy_file(-1, TRUSTED_FOR_POLICY_CONTENT, &c) == -1 &&
+		       errno == EINVAL,
+	       "read_policy_file: the installed file by its content alone is EINVAL");
+	errno = 0;
+	tap_ok(trusted_for_read_policy_file(0, 2, &c) == -1 && errno == EINVAL,
+	       "read_policy_file: an unknown flag is EINVAL");
+	trusted_for_get_config(&now);
+	tap_ok(now.file_state == TRUSTED_FOR_FILE_ABSENT && now.file_enforce == 0,
+	       "read_policy_file: nothing it read is in force");
+}
+
+/* What the bad file is logged as, for uid 65534 or for root. */
+static const char *bad_file_line;
+
 static void seed_call_logs(void *arg)
 {
 	const char *dir = arg;
 	char want[256];
 	int fd;
 
+	if (strstr(bad_file_line, "enforcing everything"))
+		tap_become_nobody();
 	trusted_for_set_log_fn(keep_log, NULL);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	for (int i = 0; i < 3; i++) {
@@ -504,10 +549,11 @@ static void seed_call_logs(void *arg)
 		       "trusted_for() only, call %d: a directory is refused (EACCES)", i + 1);
 	}
 	close(fd);
-	snprintf(want, sizeof(want), "%d bad policy file, enforcing everything: "
-		 "/etc/trustedfor.conf: line 2: bad value '9' for policy", LOG_ERR);
+	snprintf(want, sizeof(want), "%d %s: /etc/trustedfor.conf: line 2: bad value '9' for policy",
+		 LOG_ERR, bad_file_line);
 	tap_ok(nlogged == 1 && !strcmp(logged[0], want),
-	       "trusted_for() only: the bad policy file is logged once");
+	       "trusted_for() only: the bad policy file is logged once%s",
+	       strstr(bad_file_line, "root") ? ", for root with its fix" : "");
 	for (int i = 0; i < nlogged && i < 4; i++)
 		printf("#   logged <%s>\n", logged[i]);
 }
@@ -535,8 +581,15 @@ int main(void)
 				    "needs real root: only root's file is read");
 		else if (tap_policy_file(dir, "policy = 9\n", 0644, 0) < 0)
 			tap_bail("policy file");
-		else
+		else {
+			bad_file_line = "bad policy file, enforcing everything";
 			tap_in_child(seed_call_logs, dir);
+			bad_file_line = "bad policy file, not enforced for root (every other user: "
+					"everything enforced); fix it with 'trusted-for policy edit'";
+			tap_in_child(seed_call_logs, dir);
+		}
+		if (root && tap_policy_file(dir, NULL, 0644, 0) == 0)
+			tap_in_child(read_not_in_force, dir);
 		snprintf(path, sizeof(path), "%s/rewritten.conf", dir);
 		rewrite_in_place(path, root);
 	}

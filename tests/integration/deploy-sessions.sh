@@ -16,13 +16,15 @@
 # missing policy file, root still comes in and the user is not more open.
 # `trusted-for status` in each kind of session says whether it is confined.
 #
-# Two things other branches decide are named here, and nowhere else:
-# run_user_option: the pam_trustedfor option that makes /run/user/UID
-#   noexec (added to the login profile's line for that case only);
-# skipped_startup: the line a shell writes when it skips a startup file
-#   of the user's that the policy refuses (a glob, %s the file's path).
+# run_user_option: the pam_trustedfor option (its name not fixed yet) that makes /run/user/UID
+# noexec (added to the login profile's line for that case only, unless
+# the profile has it).
+#
+# A startup file the policy refuses (the user's on noexec /home; with no
+# policy file, /etc/bash.bashrc too, without an execute bit) is skipped
+# with one line: skipped_startup, a glob, %s the file's path.
 run_user_option=${TF_RUN_USER_OPTION:-noexec_run_user}
-skipped_startup='*%s*'
+skipped_startup='trusted-bash: %s: not trusted for execution: *; skipped'
 
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TF_SRC/tests/lib.sh"
@@ -130,8 +132,8 @@ with open(sys.argv[1], "ab", buffering=0) as log:
 pids+=($!)
 setup "a system log on /dev/log" wait_for "/dev/log" test -S /dev/log
 # module_lines IDENT: pam_trustedfor's lines in the system log from the
-# PAM stack of a program that logs as IDENT, each once, in order, without the priority, the time
-# and the pid.
+# PAM stack of a program that logs as IDENT, each once, in order, without
+# the priority, the time and the pid.
 module_lines() {
 	sed -n -E "s/^<[0-9]+>[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} $1(\[[0-9]+\])?: (pam_trustedfor)/\2/p" \
 		"$syslog" | awk '!seen[$0]++'
@@ -251,14 +253,12 @@ EOF
 	-o PasswordAuthentication=no >"$S/sshd.log" 2>&1 &
 pids+=($!)
 setup "sshd listens on 127.0.0.1:22" wait_for "sshd" bash -c 'exec 3<>/dev/tcp/127.0.0.1/22'
-# Debian's cron logs to the system log only; -L 15: each job, its end, its pid.
-cron -f -L 15 >"$S/cron.log" 2>&1 &
-pids+=($!)
-setup "cron runs" wait_for "cron" test -s /run/crond.pid
-
 # The user's crontab: one line a check, each run once (a second run, at
 # the next minute, finds its status there), its output in ~/cron/NAME.*,
-# the status written last.  They run while the ssh cases do.
+# the status written last.  Installed before cron starts, which reads it
+# then (cron sees a later change by the spool's time, in seconds: one made
+# in the second it started could go unseen); the jobs run at the next
+# minute's start, while the ssh cases do.
 # job NAME COMMAND: the crontab line.
 job() {
 	local r=$home/cron/$1
@@ -274,6 +274,10 @@ jobs="userns noexec-sh noexec-py status exec"
 } >"$S/crontab"
 install -d -o $user -g $user "$home/cron"
 expect "crontab -u $user" 0 "" "" -- crontab -u $user "$S/crontab"
+# Debian's cron logs to the system log only; -L 15: each job, its end, its pid.
+cron -f -L 15 >"$S/cron.log" 2>&1 &
+pids+=($!)
+setup "cron runs" wait_for "cron" test -s /run/crond.pid
 cron_since=$SECONDS
 
 # --- ssh: root, and the user on noexec /home ----------------------------------

@@ -129,8 +129,6 @@ for d in exec noexec; do
 	printf 'echo "shell ran"\n' >"$TF_TMP/$d/x.sh"
 	chmod 0644 "$TF_TMP/$d"/x.*
 done
-# The administrator's step 2 (README "Deploying"): policy 1.
-printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf
 # su -l opens a login session through common-session (the profiles, once
 # enabled); runuser -l through a line the module cannot carry out (a
 # misspelt option); tfdeploy-batch is a non-interactive service as cron's:
@@ -154,6 +152,11 @@ list=()
 for p in "${pkgs[@]}"; do list+=("$(ls "$debs/${p}_"*.deb)"); done
 expect "dpkg -i ${pkgs[*]}" 0 "*" "*" -- dpkg -i "${list[@]}"
 expect "trusted-for is installed" 0 "*" "" -- trusted-for status
+# The administrator's step 2 (README "Deploying"): policy 1, written whole,
+# then renamed, over whatever the packages put there.
+expect "README step 2: policy 1 in /etc/trustedfor.conf" 0 "" "" \
+	-- sh -c "printf 'trustedfor-policy 1\npolicy = 1\nend\n' >/etc/trustedfor.conf.new &&
+		mv /etc/trustedfor.conf.new /etc/trustedfor.conf"
 
 # --- the PAM profiles (README step 3) --------------------------------------
 # pam_as_before: every file pam-auth-update manages is as before the
@@ -294,6 +297,8 @@ expect "dpkg --purge trustedfor-divert-interpreters" 0 "*" "*" \
 # shellcheck disable=SC2086
 expect "the interpreters are Debian's again" 0 "" "" \
 	-- bash -c "sha256sum $interpreters | cmp - <(head -4 $TF_TMP/before.interpreters)"
+# README's undo of step 2, then the purge.
+expect "rm -f /etc/trustedfor.conf" 0 "" "" -- rm -f /etc/trustedfor.conf
 expect "dpkg --purge ${pkgs[*]}" 0 "*" "*" -- dpkg --purge "${pkgs[@]}"
 snapshot after
 same "dpkg-divert --list as before" diversions

@@ -103,7 +103,8 @@ setup "a network namespace with only lo, up" \
 # The places a user writes, noexec as README's deployment says (/home is
 # deploy.sh's, made before the user).  /dev comes from the host (deploy.sh
 # binds it): an overlay on it here gives /dev/log a place and /dev/shm a
-# tmpfs of this namespace, and writes nothing to the host's /dev.
+# tmpfs of this namespace, and writes nothing to the host's /dev.  Root's
+# home as Debian makes it (base-files' dotfiles), not this machine's.
 # shellcheck disable=SC2016
 mounts() {
 	mkdir "$S/dev" "$S/dev/host" "$S/dev/upper" "$S/dev/work" &&
@@ -115,10 +116,13 @@ mounts() {
 		mount -t tmpfs -o mode=1777,nosuid,nodev,noexec tf-var-tmp /var/tmp &&
 		mkdir -p /run/lock &&
 		mount -t tmpfs -o mode=1777,nosuid,nodev,noexec tf-run-lock /run/lock &&
+		mount -t tmpfs -o mode=0700 tf-root /root &&
+		cp /usr/share/base-files/dot.bashrc /root/.bashrc &&
+		cp /usr/share/base-files/dot.profile /root/.profile &&
 		findmnt -no TARGET,VFS-OPTIONS /home /tmp /var/tmp /dev/shm /run/lock |
 		awk '$2 !~ /(^|,)noexec(,|$)/ { print $1 " is not noexec"; bad = 1 } END { exit bad }'
 }
-setup "/home, /tmp, /var/tmp, /dev/shm and /run/lock noexec; /dev/log in an overlay of /dev" mounts
+setup "/home, /tmp, /var/tmp, /dev/shm and /run/lock noexec; /dev/log in an overlay of /dev; Debian's /root" mounts
 # A system log: the module's lines, the library's, sshd's PAM and cron's.
 python3 -c '
 import os, socket, sys

@@ -37,6 +37,10 @@ if [ "${1:-}" != stage2 ]; then
 fi
 shift
 umount -l /oldroot /proc 2>/dev/null
+# The guest's /tmp is a tmpfs of its own; a checkout, a build or a work
+# directory of the host's under /tmp stays reachable through /.host-tmp
+# and is bound back in place below.
+mkdir -p /.host-tmp && mount --bind /tmp /.host-tmp || { say "cannot keep the host's /tmp"; power_off; }
 mount -t proc proc /proc &&
 	mount -t sysfs sysfs /sys &&
 	mount -t devtmpfs devtmpfs /dev &&
@@ -54,8 +58,18 @@ hostname guest
 if [ -e /proc/sys/fs/trusted_for_policy ]; then
 	echo 3 >/proc/sys/fs/trusted_for_policy || { say "cannot set fs.trusted_for_policy"; power_off; }
 fi
+case $1 in /tmp/*) env_file=/.host-tmp/${1#/tmp/} ;; *) env_file=$1 ;; esac
 # shellcheck disable=SC1090
-. "$1" || { say "cannot read $1"; power_off; }
+. "$env_file" || { say "cannot read $1"; power_off; }
+for dir in "$GUEST_REPO" "$GUEST_BUILD" "$(dirname "$1")"; do
+	case $dir in
+	/tmp/*)
+		mountpoint -q "$dir" && continue
+		mkdir -p "$dir" && mount --bind "/.host-tmp/${dir#/tmp/}" "$dir" ||
+			{ say "cannot bind $dir back"; power_off; }
+		;;
+	esac
+done
 
 # The results go to ttyS1, out of the way of the kernel's messages on ttyS0.
 out=/dev/ttyS1

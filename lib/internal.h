@@ -13,7 +13,8 @@
  *   filesystems.c      which filesystems hold code, by f_type
  *   procfs.c           a file of procfs that no mount stands in for, and
  *                      opens that a filter cannot forge
- *   mount_point.c      the mount point of a descriptor, for messages
+ *   mount_point.c      /proc/self/mountinfo, and the mount point of a
+ *                      descriptor, for messages
  *   mount_namespace.c  is a descriptor's mount one of this process's
  *   exec_permission.c  may the effective credentials execute the file
  *   userns.c           this process's uid map
@@ -31,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "trustedfor.h"
@@ -72,7 +74,22 @@ int tf_acl_allows(const void *acl, size_t n, const struct stat *st);
 const char *tf_kernel_internal_fs(long type);
 int tf_fs_holds_code(long type);
 
-/* mount_point.c */
+/*
+ * mount_point.c: the mounts of /proc/self/mountinfo, one a call to next (1,
+ * or 0 at the end); point is the mount point, unescaped, valid until the
+ * next call.  open is 0, or -1 with errno.
+ */
+struct tf_mountinfo {
+	FILE *f;
+	char *line;
+	size_t cap;
+	unsigned long long id;
+	const char *point;
+};
+int tf_mountinfo_open(struct tf_mountinfo *m);
+int tf_mountinfo_next(struct tf_mountinfo *m);
+void tf_mountinfo_close(struct tf_mountinfo *m);
+/* The mount point of fd's file, for messages: 0, or -1. */
 int tf_mount_point(int fd, char *buf, size_t size);
 
 /*

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Which mount point holds a descriptor's file, for messages only. */
+/*
+ * /proc/self/mountinfo, one mount at a time; and which mount point holds a
+ * descriptor's file, for messages only.  trusted-for status compiles this
+ * file in too, to name the places users write (tools/places.c).
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -32,32 +36,59 @@ static void unescape(char *s)
 	*out = '\0';
 }
 
+int tf_mountinfo_open(struct tf_mountinfo *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->f = fopen("/proc/self/mountinfo", "re");
+	return m->f ? 0 : -1;
+}
+
+/*
+ * "ID PARENT MAJ:MIN ROOT POINT OPTIONS ...": the first and the fifth
+ * field, the line cut in place.  A line of another shape is skipped.
+ */
+int tf_mountinfo_next(struct tf_mountinfo *m)
+{
+	while (getline(&m->line, &m->cap, m->f) > 0) {
+		char *field[5], *save = NULL, *s = m->line;
+		int n;
+
+		for (n = 0; n < 5; n++, s = NULL) {
+			field[n] = strtok_r(s, " \n", &save);
+			if (!field[n])
+				break;
+		}
+		if (n < 5 || sscanf(field[0], "%llu", &m->id) != 1)
+			continue;
+		unescape(field[4]);
+		m->point = field[4];
+		return 1;
+	}
+	return 0;
+}
+
+void tf_mountinfo_close(struct tf_mountinfo *m)
+{
+	if (m->f)
+		fclose(m->f);
+	free(m->line);
+	memset(m, 0, sizeof(*m));
+}
+
 int tf_mount_point(int fd, char *buf, size_t size)
 {
+	struct tf_mountinfo m;
 	struct statx stx;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
 	int found = -1;
 
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID))
+	    !(stx.stx_mask & STATX_MNT_ID) || tf_mountinfo_open(&m) < 0)
 		return -1;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		unsigned long long id;
-		char mnt[4096];
-
-		if (sscanf(line, "%llu %*u %*u:%*u %*s %4095s", &id, mnt) == 2 &&
-		    id == stx.stx_mnt_id) {
-			unescape(mnt);
-			snprintf(buf, size, "%s", mnt);
+	while (found < 0 && tf_mountinfo_next(&m))
+		if (m.id == stx.stx_mnt_id) {
+			snprintf(buf, size, "%s", m.point);
 			found = 0;
 		}
-	}
-	free(line);
-	fclose(f);
+	tf_mountinfo_close(&m);
 	return found;
 }

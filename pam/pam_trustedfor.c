@@ -20,8 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
@@ -37,7 +42,9 @@ struct config {
 	unsigned int bits; /* SECBIT_EXEC_* to set, locks included */
 	bool confine;
 	bool nonroot;
+	bool noexec_runtime_dir;
 	const char *group;
+	const char *unconfined; /* services, comma-separated, that confine leaves out */
 };
 
 #define REASON_MAX 512
@@ -52,11 +59,13 @@ static int reason(char *why, const char *text)
 static int bad_option(const char *a, char *why)
 {
 	char q[256];
-	bool group = !strncmp(a, "group=", 6);
+	const char *hint = !strncmp(a, "group=", 6)	 ? ": give one group= with a name"
+			   : !strncmp(a, "unconfined=", 11) ? ": give one unconfined= with service names"
+							    : NULL;
 
 	tf_quoted(q, sizeof(q), a);
-	snprintf(why, REASON_MAX, "%s '%s'%s", group ? "option" : "unknown option",
-		 q, group ? ": give one group= with a name" : "");
+	snprintf(why, REASON_MAX, "%s '%s'%s", hint ? "option" : "unknown option", q,
+		 hint ? hint : "");
 	return -1;
 }
 
@@ -78,8 +87,12 @@ static int parse(int argc, const char **argv, struct config *c, char *why)
 			c->confine = true;
 		else if (!strcmp(a, "nonroot"))
 			c->nonroot = true;
+		else if (!strcmp(a, "noexec_runtime_dir"))
+			c->noexec_runtime_dir = true;
 		else if (!strncmp(a, "group=", 6) && a[6] && !c->group)
 			c->group = a + 6;
+		else if (!strncmp(a, "unconfined=", 11) && a[11] && !c->unconfined)
+			c->unconfined = a + 11;
 		else
 			return bad_option(a, why);
 	}
@@ -87,6 +100,8 @@ static int parse(int argc, const char **argv, struct config *c, char *why)
 		return reason(why, "option 'lock' without restrict_file or deny_interactive");
 	if (!c->bits && !c->confine)
 		return reason(why, "nothing to enforce: give restrict_file, deny_interactive or confine");
+	if (c->unconfined && !c->confine)
+		return reason(why, "option 'unconfined=' without confine");
 	if (lock)
 		c->bits |= c->bits << 1; /* each lock bit is its bit's neighbour */
 	return 0;
@@ -150,13 +165,98 @@ static const char *state(unsigned int bits, unsigned int bit, unsigned int lock)
 	return bits & bit ? "on" : "off";
 }
 
+/* Whether SERVICE is one of LIST's comma-separated names. */
+static bool listed(const char *list, const char *service)
+{
+	size_t n = strlen(service);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, service, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* The per-mount flags a bind remount must give again, or it clears them. */
+static unsigned long mount_flags(unsigned long f)
+{
+	static const unsigned long map[][2] = {
+		{ ST_RDONLY, MS_RDONLY },     { ST_NOSUID, MS_NOSUID },
+		{ ST_NODEV, MS_NODEV },	      { ST_NOEXEC, MS_NOEXEC },
+		{ ST_NOATIME, MS_NOATIME },   { ST_NODIRATIME, MS_NODIRATIME },
+		{ ST_RELATIME, MS_RELATIME },
+	};
+	unsigned long ms = 0;
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (f & map[i][0])
+			ms |= map[i][1];
+	return ms;
+}
+
+/*
+ * logind mounts /run/user/UID, a tmpfs the user writes, nosuid,nodev but
+ * not noexec: under policy 1 a file copied there runs.  Made noexec for
+ * the user's sessions; a directory that is not a mount of its own (no
+ * logind) is bound onto itself first, so /run keeps its own options.  No
+ * runtime directory: nothing to do.  Anything else refuses the session.
+ */
+static int runtime_dir_noexec(uid_t uid, char *why)
+{
+	char dir[64], at[64];
+	struct statvfs sv;
+	struct statx sx;
+	int fd, r = -1;
+
+	snprintf(dir, sizeof(dir), "/run/user/%u", (unsigned int)uid);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		snprintf(why, REASON_MAX, "%s: %s", dir, tf_error_text(errno));
+		return -1;
+	}
+	snprintf(at, sizeof(at), "/proc/self/fd/%d", fd);
+	memset(&sx, 0, sizeof(sx));
+	if (fstatvfs(fd, &sv) < 0 ||
+	    statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) < 0) {
+		snprintf(why, REASON_MAX, "%s: %s", dir, tf_error_text(errno));
+		goto out;
+	}
+	if (sv.f_flag & ST_NOEXEC) {
+		r = 0;
+		goto out;
+	}
+	if (!(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+		if (mount(at, at, NULL, MS_BIND, NULL) < 0) {
+			snprintf(why, REASON_MAX, "cannot bind %s onto itself: %s", dir,
+				 tf_error_text(errno));
+			goto out;
+		}
+		close(fd);
+		fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		snprintf(at, sizeof(at), "/proc/self/fd/%d", fd);
+	}
+	if (fd < 0 || mount(NULL, at, NULL, MS_REMOUNT | MS_BIND | MS_NOEXEC | mount_flags(sv.f_flag),
+			    NULL) < 0 ||
+	    fstatvfs(fd, &sv) < 0 || !(sv.f_flag & ST_NOEXEC)) {
+		snprintf(why, REASON_MAX, "cannot make %s noexec: %s", dir, tf_error_text(errno));
+		goto out;
+	}
+	r = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 #define WHO_MAX 300
 
 static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 			char *who, char *why)
 {
 	struct config c;
-	const void *item = NULL;
+	const void *item = NULL, *service = NULL;
 	const struct passwd *pw;
 	unsigned int now = 0;
 	const char *confined = "no";
@@ -184,8 +284,21 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 		pam_syslog(pamh, LOG_DEBUG, "not in scope %s", who);
 		return PAM_IGNORE;
 	}
+	if (c.noexec_runtime_dir && runtime_dir_noexec(pw->pw_uid, why) < 0)
+		return PAM_SESSION_ERR;
 	if (c.bits && tf_securebits_set(c.bits, &now, why, REASON_MAX) < 0)
 		return PAM_SESSION_ERR;
+	/*
+	 * A caller that opens the session in a process that goes on needing
+	 * user namespaces, ptrace or seccomp filters (systemd-user's manager,
+	 * whose units' sandboxing does) is named by the administrator.
+	 */
+	if (c.confine && c.unconfined &&
+	    pam_get_item(pamh, PAM_SERVICE, &service) == PAM_SUCCESS && service &&
+	    listed(c.unconfined, service)) {
+		c.confine = false;
+		confined = "no, unconfined service";
+	}
 	/*
 	 * Inside a confined session (su from an ssh login) the filter refuses
 	 * a second one; the session has it already.  Only a filter can fake

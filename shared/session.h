@@ -5,6 +5,14 @@
 
 #include <stdbool.h>
 
+enum tf_session {
+	TF_SESSION_OPEN,      /* no filter refuses what the confinement refuses */
+	TF_SESSION_UNPROVEN,  /* one does, but it could be the user's own */
+	TF_SESSION_CONFINED,  /* one does, and every filter in place is root's */
+};
+
+enum tf_session tf_session_state(void);
+/* tf_session_state() == TF_SESSION_CONFINED */
 bool tf_session_confined(void);
 
 #endif

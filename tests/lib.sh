@@ -252,6 +252,35 @@ as_user() {
 }
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 
+# in_own_mount_namespace: true in the private namespace of
+# enter_private_namespace, where a test may mount over the host's paths.
+in_own_mount_namespace() {
+	[ -n "${TF_TMP:-}" ] && [ "$(readlink /proc/self/ns/mnt)" != "$(readlink /proc/1/ns/mnt)" ]
+}
+
+# fake_sysctl NAME VALUE: /proc/sys/NAME reads VALUE in this namespace (a
+# file bound over it), if the kernel has it.
+fake_sysctl() {
+	local path=/proc/sys/${1//.//}
+	[ -e "$path" ] && in_own_mount_namespace || return 1
+	printf '%s\n' "$2" >"$TF_TMP/sysctl-$1"
+	mount --bind "$TF_TMP/sysctl-$1" "$path"
+}
+
+# klibc_bin DIR: DIR at /usr/lib/klibc/bin in this namespace, where
+# trusted-for status looks for klibc's sh off PATH: bound over the host's,
+# or, where the host has none, over the one an overlay of /usr/lib adds.
+klibc_bin() {
+	in_own_mount_namespace || return 1
+	if [ ! -d /usr/lib/klibc/bin ]; then
+		mkdir -p "$TF_TMP/usr-lib-upper/klibc/bin" "$TF_TMP/usr-lib-work" &&
+			mount -t overlay trustedfor-usr-lib \
+				-o "lowerdir=/usr/lib,upperdir=$TF_TMP/usr-lib-upper,workdir=$TF_TMP/usr-lib-work" \
+				/usr/lib || return 1
+	fi
+	mount --bind "$1" /usr/lib/klibc/bin
+}
+
 # set_policy_file CONTENT [MODE [OWNER]]: show a policy file at
 # /etc/trustedfor.conf inside this namespace only, through an overlay on
 # /etc, and nothing at all when CONTENT is "-".  CONTENT is the settings:

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The machine's ways around enforcement (SECURITY.md): user namespaces, an
- * overflow uid of 0, an unrestricted ptrace, executable memfds, places users write on mounts that
- * allow execution; whether this process's session is confined against the
- * first two; and which of them the enforcement in force depends on.
+ * overflow uid of 0, an unrestricted ptrace, executable memfds (the places
+ * users write: places.c); whether this process's session is confined
+ * against the first two; and which of them the enforcement in force
+ * depends on.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 
 #include "escapes.h"
 #include "session.h"
@@ -30,13 +29,22 @@ static long sysctl(const char *path)
 
 void print_session(FILE *out)
 {
-	const char *how = "confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)";
-
-	fprintf(out, "session: %s\n", tf_session_confined() ? how : "not confined");
+	switch (tf_session_state()) {
+	case TF_SESSION_CONFINED:
+		fprintf(out, "session: confined: no user namespaces, no ptrace, no new seccomp "
+			     "filters (seccomp filter)\n");
+		break;
+	case TF_SESSION_UNPROVEN:
+		fprintf(out, "session: not proven confined: a seccomp filter refuses user namespaces, "
+			     "ptrace and new filters, but it was installed without privileges "
+			     "(no_new_privs), as a filter of the user's own would be\n");
+		break;
+	default:
+		fprintf(out, "session: not confined\n");
+	}
 }
 
-/* Why the enforcement in force does or does not depend on one way out. */
-static const char *depends(const struct trusted_for_config *p, int confined_here)
+const char *escape_depends(const struct trusted_for_config *p, int confined_here)
 {
 	if (!p->enforce)
 		return "nothing is enforced here";
@@ -62,7 +70,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 			     "in one the kernel clears the securebits and a user can mount over "
 			     "the policy file; %s\n",
 			prefix, max, clone < 0 ? "absent" : "= 1",
-			depends(p, in_session));
+			escape_depends(p, in_session));
 		n++;
 	}
 	/*
@@ -74,7 +82,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 		fprintf(out, "%swarning: kernel.overflowuid = 0: in a user namespace of their own, "
 			     "root's files and a user's own both show as uid 0, so a policy file "
 			     "the user mounts there counts as root's; %s\n",
-			prefix, depends(p, in_session));
+			prefix, escape_depends(p, in_session));
 		n++;
 	}
 	if (yama < 2) {
@@ -86,7 +94,7 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 		/* The filter stops tracers inside the session, not outside. */
 		fprintf(out, "%swarning: ptrace is not restricted (%s): a tracer "
 			     "started by a user rewrites an interpreter's answers; %s%s\n",
-			prefix, yama_text, depends(p, 0),
+			prefix, yama_text, escape_depends(p, 0),
 			p->enforce && in_session ? " (a tracer outside this session)" : "");
 		n++;
 	}
@@ -106,41 +114,6 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 			why = "the enforcement here does not depend on it (policy 0 checks nothing)";
 		fprintf(out, "%swarning: a user can make an executable memfd (%s), which passes the execute-permission check; %s\n",
 			prefix, memfd_text, why);
-		n++;
-	}
-	return n;
-}
-
-/*
- * A user's own file passes policy 1 on a mount without noexec, and policy
- * 3 once its owner makes it executable: only noexec keeps users' code out.
- * The places Debian lets every user write, and the users' homes.
- */
-int print_writable_exec_mounts(FILE *out, const struct trusted_for_config *p)
-{
-	static const struct {
-		const char *path, *who;
-		int world_writable;
-	} places[] = {
-		{ "/tmp", "every user can write here", 1 },
-		{ "/var/tmp", "every user can write here", 1 },
-		{ "/dev/shm", "every user can write here", 1 },
-		{ "/run/lock", "every user can write here", 1 },
-		{ "/home", "users write their home directories here", 0 },
-	};
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-		struct stat st;
-		struct statvfs sv;
-
-		if (stat(places[i].path, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    (places[i].world_writable && !(st.st_mode & S_IWOTH)) ||
-		    statvfs(places[i].path, &sv) < 0 || (sv.f_flag & ST_NOEXEC))
-			continue;
-		fprintf(out, "warning: %s: %s, on a mount without noexec: a user's own script there "
-			     "passes policy 1, and policy 3 once it is made executable; %s\n",
-			places[i].path, places[i].who, depends(p, 0));
 		n++;
 	}
 	return n;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The machine's ways around enforcement, one warning a line (escapes.c),
- * for trusted-for status and check --explain (the writable places: status
- * only).
+ * for trusted-for status and check --explain.
  */
 #ifndef TRUSTED_FOR_ESCAPES_H
 #define TRUSTED_FOR_ESCAPES_H
@@ -18,7 +17,11 @@ void print_session(FILE *out);
 int print_escapes(FILE *out, const char *prefix,
 		  const struct trusted_for_config *p);
 
-/* One line per place users write on a mount that allows execution. */
-int print_writable_exec_mounts(FILE *out, const struct trusted_for_config *p);
+/*
+ * Why the enforcement in force does or does not depend on one way out:
+ * "nothing is enforced here", "this session is confined against it" or
+ * "the enforcement here depends on it".
+ */
+const char *escape_depends(const struct trusted_for_config *p, int confined_here);
 
 #endif

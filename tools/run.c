@@ -53,17 +53,27 @@ static int cmd_run(int argc, char **argv)
 	}
 	/*
 	 * Locked bits hold only in a session that cannot leave them: no new
-	 * user namespace (the kernel resets the bits there), no tracer.  Inside
-	 * a confined session (a PAM login's, another run's) the filter refuses
-	 * a second one; the session has it already.  Only a filter can give
-	 * the answers tf_session_confined() reads: the user's own would only
-	 * lift enforcement the user asked for here.
+	 * user namespace (the kernel resets the bits there), no tracer.  The
+	 * session gets a filter of run's own, stacked on whatever is there.
+	 * Inside a confined session (a login's, a root run's) the filter
+	 * refuses a second one; that is the confinement only where proven
+	 * (shared/session.c): a filter of the user's own could refuse it too,
+	 * and answer every probe as the confinement does.
 	 */
-	if (lock && confine && !tf_session_confined() &&
-	    trusted_for_confine_session(0) < 0) {
-		cli_error("run: cannot confine the session: %s",
-			  strerror(errno));
-		return EXIT_RUN_FAILED;
+	if (lock && confine && trusted_for_confine_session(0) < 0) {
+		int error = errno;
+		enum tf_session state = tf_session_state();
+
+		if (state == TF_SESSION_UNPROVEN) {
+			cli_error("run: cannot confine the session: a seccomp filter refuses a new one, "
+				  "and it is not proven to be the confinement (it was installed "
+				  "without privileges, under no_new_privs); start the session outside it");
+			return EXIT_RUN_FAILED;
+		}
+		if (state != TF_SESSION_CONFINED) {
+			cli_error("run: cannot confine the session: %s", strerror(error));
+			return EXIT_RUN_FAILED;
+		}
 	}
 	execvp(argv[optind], argv + optind);
 	c = errno;

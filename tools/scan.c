@@ -269,7 +269,7 @@ static int cmd_scan(int argc, char **argv)
 			       trusted_for_reason_string((enum trusted_for_reason)r),
 			       s.by_reason[r]);
 	if (s.shell_startup)
-		printf("shell startup files among them: %lu (login and interactive shells refuse them when files are enforced: make them executable, or use policy 1; see trusted-bash(1))\n",
+		printf("shell startup files among them: %lu (login and interactive shells skip them, with a line each, when files are enforced: make them executable, or use policy 1; see trusted-bash(1))\n",
 		       s.shell_startup);
 	if (s.errors)
 		printf("errors: %lu\n", s.errors);

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "escapes.h"
 #include "interpreters.h"
+#include "places.h"
 #include "printable.h"
 
 static const char *policy_name(unsigned int policy)
@@ -50,12 +52,21 @@ static const char *on_off_lock(unsigned int bits, unsigned int bit)
 static int cmd_status(int argc, char **argv)
 {
 	static const char *const targets[] = { "syslog", "stderr", "none" };
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 	struct utsname u;
 	char path[512], problem[TRUSTED_FOR_MESSAGE_MAX];
+	int verbose = 0, c;
 
-	(void)argv;
-	if (argc > 1)
+	while ((c = getopt_long(argc, argv, "+v", opts, NULL)) != -1) {
+		if (c != 'v')
+			return usage_error("status: bad option '%s'", argv[optind - 1]);
+		verbose = 1;
+	}
+	if (optind < argc)
 		return usage_error("status: takes no arguments");
 	trusted_for_get_config(&p);
 	tf_printable(path, sizeof(path), p.file_path);
@@ -99,8 +110,8 @@ static int cmd_status(int argc, char **argv)
 	       targets[p.log_target]);
 	print_session(stdout);
 	print_escapes(stdout, "", &p);
-	print_writable_exec_mounts(stdout, &p);
-	if (print_interpreters(stdout) < 0) {
+	print_places(stdout, &p, verbose);
+	if (print_interpreters(stdout, verbose) < 0) {
 		cli_error("status: out of memory listing the interpreters on PATH");
 		return EXIT_ERROR;
 	}
@@ -108,6 +119,6 @@ static int cmd_status(int argc, char **argv)
 }
 
 const struct command status_command = {
-	"status", cmd_status, "",
+	"status", cmd_status, "[--verbose]",
 	"the policy and enforcement in force, where they come from, the kernel's features"
 };

@@ -34,7 +34,7 @@
 #   stdin, a pipe               "$prog: <stdin>: interactive code refused: not a regular file: FIFO or pipe"
 #   the string option           "$prog: $eval_flag: interactive code refused"
 # each alone on stderr, with exit status 126.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 # env's messages in plain ASCII quotes; no enforcement from the environment.

@@ -22,6 +22,9 @@
  *                they were), so that a session cannot be enforced
  *   dumpable=N   PR_SET_DUMPABLE returns N (0: the process stays
  *                dumpable, its memory open to its user's other processes)
+ *   confined=N   the three probes of shared/session.c, with their exact
+ *                arguments and nothing else, return N (EPERM: the answers
+ *                of the confinement, from a filter that confines nothing)
  *   seccomp=N    seccomp() returns N (ENOSYS: a kernel without the call,
  *                which cannot load a filter on every thread at once), so
  *                that a session cannot be confined
@@ -44,7 +47,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <unistd.h>
 
 /* How lib/policy_file.c opens the policy file, and only it. */
@@ -112,7 +118,18 @@ static int add_rule(scmp_filter_ctx ctx, const char *rule)
 	else if (!strncmp(rule, "dumpable=", 9))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE));
-	else if (!strncmp(rule, "seccomp=", 8))
+	else if (!strncmp(rule, "confined=", 9)) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(setns), 2,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffff, 0xffffffff),
+				      SCMP_A1(SCMP_CMP_EQ, CLONE_NEWUSER));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(ptrace), 2,
+					      SCMP_A0(SCMP_CMP_EQ, PTRACE_PEEKDATA), SCMP_A1(SCMP_CMP_EQ, 0));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 3,
+					      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
+					      SCMP_A1(SCMP_CMP_EQ, 0), SCMP_A2(SCMP_CMP_EQ, 0));
+	} else if (!strncmp(rule, "seccomp=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 0);
 	else if (!strncmp(rule, "openat2=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(openat2), 0);

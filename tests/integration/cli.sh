@@ -1,7 +1,7 @@
 #!/bin/bash
 # trusted-for end to end, in a private mount namespace: exact exit statuses,
 # stdout and stderr for check, status, scan and run.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 TF=$TF_BUILD/tools/trusted-for
 T=$TF_TMP
@@ -97,6 +97,10 @@ expect "scan: no directory" 2 "" \
 	"trusted-for: scan: no directory given (see trusted-for --help)" -- $TF scan
 expect "status: no arguments" 2 "" \
 	"trusted-for: status: takes no arguments (see trusted-for --help)" -- $TF status now
+expect "status: no operand after --verbose either" 2 "" \
+	"trusted-for: status: takes no arguments (see trusted-for --help)" -- $TF status -v now
+expect "status: a bad option" 2 "" \
+	"trusted-for: status: bad option '--bogus' (see trusted-for --help)" -- $TF status --bogus
 # --help is written from the command table: one synopsis and one help line
 # for each command.
 help_commands() { "$@" | sed -n 's/^  \([a-z][a-z]*\)  *[a-z].*/\1/p' | tr '\n' ' '; }
@@ -257,7 +261,7 @@ $T/exec/etc/profile: not trusted for execution: no execute permission: uid 0
 $T/exec/home/.bashrc: not trusted for execution: no execute permission: uid 0
 $T/exec/home/notes: not trusted for execution: no execute permission: uid 0
 scanned 4 files in 3 directories under policy 3 (0 other entries skipped): 4 would be refused
-shell startup files among them: 3 (login and interactive shells refuse them when files are enforced: make them executable, or use policy 1; see trusted-bash(1))" "" \
+shell startup files among them: 3 (login and interactive shells skip them, with a line each, when files are enforced: make them executable, or use policy 1; see trusted-bash(1))" "" \
 	-- scan_sorted $TF scan "$T/exec/etc" "$T/exec/home"
 expect "scan --policy 1 of an exec tree: nothing refused" 0 \
 	"scanned 3 files in 2 directories under policy 1 (2 other entries skipped): 0 would be refused" "" \

@@ -4,7 +4,7 @@
 # goes into a package (a debian/*.install pattern; dh_missing would fail),
 # and debian/libtrustedfor1.symbols lists exactly the library's exports
 # (lib/libtrustedfor.sym; dpkg-gensymbols would fail on a lost one).
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 TF_TMP=$(mktemp -d)
 trap 'rm -rf "$TF_TMP"' EXIT
 

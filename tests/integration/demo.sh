@@ -1,6 +1,6 @@
 #!/bin/bash
 # make demo works, and shows what it promises: the exact refusals.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 TF_TMP=$(mktemp -d)
 trap 'rm -rf "$TF_TMP"' EXIT
 # The demo runs trusted-python, whose leak reports in the ASan build would

@@ -9,24 +9,20 @@
 # useradd -m from Debian's /etc/skel, Debian's sshd and cron, started here
 # and stopped at the end.
 #
-# su -l, runuser -l and a non-interactive PAM stack (pamtester); ssh CMD,
-# scp both ways (SFTP and the old protocol) and sftp as the user; ssh CMD
-# as root (not in scope: nonroot); a crontab of the user; /run/user/UID
-# noexec once the module makes it so; and, with a malformed and then a
-# missing policy file, root still comes in and the user is not more open.
-# `trusted-for status` in each kind of session says whether it is confined.
-#
-# run_user_option: the pam_trustedfor option (its name not fixed yet)
-# that makes /run/user/UID noexec, added to the login profile's line for
-# that case only, unless the profile has it.
+# su -l, runuser -l and the non-interactive PAM stacks (pamtester); ssh
+# CMD, scp both ways (SFTP and the old protocol) and sftp as the user; ssh
+# CMD as root (not in scope: nonroot); a crontab of the user's;
+# /run/user/UID, which the module makes noexec; and, with a malformed and
+# then a missing policy file, root still comes in and the user is not more
+# open.  `trusted-for status` in each kind of session says whether it is
+# confined.
 #
 # A startup file of the user's on noexec /home is skipped with one line:
 # skipped_startup, a glob, %s the file's path.
-run_user_option=${TF_RUN_USER_OPTION:-noexec_run_user}
 skipped_startup='trusted-bash: %s: not trusted for execution: *; skipped'
 
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 TF_TMP=$1
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
 
@@ -226,13 +222,18 @@ done <<-EOF
 EOF
 expect "su -l root: not enforced, not confined" 0 "$not_enforced
 $not_confined" "" -- login root "$status_cmd"
-# The non-interactive stack: the bits, locked, and no confinement
-# (common-session-noninteractive's line has no "confine").
+# The non-interactive stack (cron's, atd's, sudo's): the bits, locked,
+# and the confinement; systemd-user's: the bits alone (unconfined=).
 expect "a non-interactive session (pamtester) opens" 0 \
 	"pamtester: successfully opened a session" "" \
 	-- pamtester tfdeploy-batch $user open_session
-expect "the non-interactive session: securebits locked, not confined" 0 "$enforced
-$not_confined" "" -- grep -e '^securebits:' -e '^session:' "$TF_TMP/batch.log"
+expect "the non-interactive session: securebits locked, confined" 0 "$enforced
+$confined" "" -- grep -e '^securebits:' -e '^session:' "$TF_TMP/batch.log"
+expect "systemd-user's session (pamtester) opens" 0 \
+	"pamtester: successfully opened a session" "" \
+	-- pamtester systemd-user $user open_session
+expect "systemd-user's session: securebits locked, not confined" 0 "$enforced
+$not_confined" "" -- grep -e '^securebits:' -e '^session:' "$TF_TMP/user.log"
 
 # --- sshd and cron, as Debian configures them --------------------------------
 # Debian's /etc/ssh/sshd_config and the host keys its postinst made; only
@@ -257,6 +258,26 @@ EOF
 	-o PasswordAuthentication=no >"$S/sshd.log" 2>&1 &
 pids+=($!)
 setup "sshd listens on 127.0.0.1:22" wait_for "sshd" bash -c 'exec 3<>/dev/tcp/127.0.0.1/22'
+to() { ssh -F "$S/ssh_config" "$@"; }
+# ssh CMD: bash -c CMD, which reads ~/.bashrc (Debian builds bash to do so
+# under sshd).
+bashrc="$home/.bashrc"
+
+# --- /run/user/UID ------------------------------------------------------------
+# No logind here: the user's runtime directory as logind mounts it, before
+# the login; both profiles' lines have noexec_runtime_dir, and the module
+# makes it noexec.  Before cron starts: no session of the user's has
+# opened since the directory was made.
+run_user=/run/user/$uid
+setup "$run_user: a tmpfs, nosuid, nodev, mode 0700, the user's" sh -c "mkdir -p $run_user &&
+	mount -t tmpfs -o nosuid,nodev,mode=0700,uid=$uid,gid=$(id -g $user),size=8m tf-run-user $run_user &&
+	install -o $user -g $user -m 0644 /tmp/x.sh $run_user/x.sh"
+expect "$run_user as logind mounts it: not noexec" 0 "rw,nosuid,nodev,relatime" "" \
+	-- findmnt -no VFS-OPTIONS "$run_user"
+expect_login "ssh $user: $run_user noexec, a script there refused" 126 \
+	"rw,nosuid,nodev,noexec,relatime" "$bashrc" "$(refused trusted-dash "$run_user/x.sh")" \
+	-- to $user@127.0.0.1 "findmnt -no VFS-OPTIONS $run_user; sh $run_user/x.sh"
+
 # The user's crontab: one line a check, each run once (a second run, at
 # the next minute, finds its status there), its output in ~/cron/NAME.*,
 # the status written last.  Installed before cron starts, which reads it
@@ -285,10 +306,6 @@ setup "cron runs" wait_for "cron" test -s /run/crond.pid
 cron_since=$SECONDS
 
 # --- ssh: root, and the user on noexec /home ----------------------------------
-to() { ssh -F "$S/ssh_config" "$@"; }
-# ssh CMD: bash -c CMD, which reads ~/.bashrc (Debian builds bash to do so
-# under sshd).
-bashrc="$home/.bashrc"
 expect "ssh root@127.0.0.1 CMD" 0 "ok
 rootok" "" -- to root@127.0.0.1 'echo ok; bash -c "echo rootok"'
 expect "ssh root: not enforced, not confined" 0 "$not_enforced
@@ -304,12 +321,12 @@ expect_login "ssh $user: sh on an exec mount runs" 0 "shell ran" "$bashrc" "" \
 	-- to $user@127.0.0.1 "sh $TF_TMP/exec/x.sh"
 expect_login "ssh $user: no user namespace" 1 "" "$bashrc" "$userns_refused" \
 	-- to $user@127.0.0.1 "unshare -Ur sh /tmp/x.sh"
-# (common-session has both profiles' lines: the first sets the bits, the
-# second sets them again and confines)
+# (common-session has both profiles' lines: the first sets the bits and
+# confines, the second finds the session confined)
 expect "the system log: the module enforced and confined $user's ssh logins, left root's" 0 \
-	"pam_trustedfor(sshd:session): not in scope user=\"root\" uid=0
-$(enforcing sshd no)
-$(enforcing sshd yes)" "" -- module_lines sshd
+	"$(enforcing sshd yes)
+$(enforcing sshd inherited)
+pam_trustedfor(sshd:session): not in scope user=\"root\" uid=0" "" -- module_lines sshd
 
 # File transfers: scp (SFTP, and the old protocol: scp -t through the
 # user's shell) both ways, and sftp; the contents compared.
@@ -334,27 +351,6 @@ transfer "scp -O (scp -t in the user's shell) both ways" "" "$bashrc $bashrc" \
 printf 'put %s up\nget up %s\n' "$S/up" "$S/down" >"$S/sftp-batch"
 transfer "sftp -b: put and get" "sftp> put $S/up up
 sftp> get up $S/down" "" sftp -q -F "$S/ssh_config" -b "$S/sftp-batch" $user@127.0.0.1
-
-# --- /run/user/UID ------------------------------------------------------------
-# No logind here: the directory as logind makes it, before the login.  The
-# module makes it noexec when the login profile's line asks for it.
-run_user=/run/user/$uid
-setup "$run_user: a tmpfs, nosuid, nodev, mode 0700, the user's" sh -c "mkdir -p $run_user &&
-	mount -t tmpfs -o nosuid,nodev,mode=0700,uid=$uid,gid=$(id -g $user),size=8m tf-run-user $run_user &&
-	install -o $user -g $user -m 0644 /tmp/x.sh $run_user/x.sh"
-expect "$run_user as logind mounts it: not noexec" 0 "rw,nosuid,nodev,relatime" "" \
-	-- findmnt -no VFS-OPTIONS "$run_user"
-grep -F -q " $run_user_option" /etc/pam.d/common-session ||
-	sed "/pam_trustedfor\.so .*confine/s/\$/ $run_user_option/" /etc/pam.d/common-session >"$S/common-session"
-if [ -f "$S/common-session" ]; then
-	expect "common-session: '$run_user_option' added to the login profile's line" 0 "1" "" \
-		-- sh -c "diff /etc/pam.d/common-session $S/common-session | grep -c '^>.*pam_trustedfor.so .* $run_user_option\$'"
-	mount --bind "$S/common-session" /etc/pam.d/common-session
-fi
-expect_login "ssh $user with '$run_user_option': $run_user noexec, a script there refused" 126 \
-	"rw,nosuid,nodev,noexec,relatime" "$bashrc" "$(refused trusted-dash "$run_user/x.sh")" \
-	-- to $user@127.0.0.1 "findmnt -no VFS-OPTIONS $run_user; sh $run_user/x.sh"
-[ -f "$S/common-session" ] && umount /etc/pam.d/common-session
 
 # --- cron ---------------------------------------------------------------------
 # cron reads a new crontab at a minute's start and runs it then: wait for

@@ -24,7 +24,7 @@
 # the same files, the same /etc/pam.d/common-* and a login that works.
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 debs=$TF_BUILD/deb
 interpreters="/usr/bin/python3.11 /usr/bin/lua5.4 /bin/dash /bin/bash"
 
@@ -139,6 +139,11 @@ cat >/etc/pam.d/tfdeploy-batch <<EOF
 session include common-session-noninteractive
 session required pam_exec.so type=open_session log=$TF_TMP/batch.log /usr/bin/trusted-for status
 EOF
+# The user's service manager, whose stack Debian's systemd names so.
+cat >/etc/pam.d/systemd-user <<EOF
+session include common-session-noninteractive
+session required pam_exec.so type=open_session log=$TF_TMP/user.log /usr/bin/trusted-for status
+EOF
 # The five files pam-auth-update manages, as they are before the install.
 pam_files="common-auth common-account common-password common-session common-session-noninteractive"
 mkdir "$TF_TMP/pam.d"
@@ -178,8 +183,8 @@ pam_lines() {
 		-- sh -c "grep -v -F pam_trustedfor /etc/pam.d/$2 | cmp - $TF_TMP/pam.d/$2"
 }
 # What pam-auth-update writes for each profile (debian/pam-configs).
-login_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot')
-batch_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock nonroot')
+login_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot noexec_runtime_dir')
+batch_line=$(printf 'session\trequired\tpam_trustedfor.so restrict_file lock confine nonroot unconfined=systemd-user noexec_runtime_dir')
 expect "the profiles are off once installed: /etc/pam.d/common-* as before" 0 "" "" -- pam_as_before
 expect "pam-auth-update --enable trustedfor" 0 "" "" -- pam-auth-update --enable trustedfor
 pam_lines "trustedfor" common-session "$login_line"
@@ -222,7 +227,7 @@ expect "apt-get download lua5.4, the installed version" 0 "" "" \
 expect "dpkg --unpack lua5.4, no triggers: lua5.4.distrib is mode 0700 at once" 0 "700 root root" "" \
 	-- sh -c "dpkg --unpack --no-triggers $TF_TMP/lua5.4_*.deb >/dev/null &&
 		stat -c '%a %U %G' /usr/bin/lua5.4.distrib"
-expect "... /usr/bin/lua5.4 is still trusted-lua, mode 0755" 0 "755" "" \
+expect "... /usr/bin/lua5.4 is still trusted-lua, mode 0711" 0 "711" "" \
 	-- sh -c 'cmp /usr/bin/lua5.4 /usr/bin/trusted-lua && stat -c %a /usr/bin/lua5.4'
 expect "... and the unpack activated the package's trigger (on the .distrib name)" 0 \
 	"install ok triggers-pending" "" \
@@ -233,7 +238,20 @@ expect "dpkg --configure --pending, and the triggers" 0 "700" "" \
 for pair in python3.11:trusted-python lua5.4:trusted-lua dash:trusted-dash bash:trusted-bash; do
 	path=$(dpkg-divert --list "*/${pair%%:*}" | awk '{ print $3 }')
 	expect "$path is ${pair#*:}" 0 "" "" -- cmp "$path" "/usr/bin/${pair#*:}"
+	expect "$path and /usr/bin/${pair#*:} are mode 0711 root root" 0 "711 root root
+711 root root" "" -- stat -c '%a %U %G' "$path" "/usr/bin/${pair#*:}"
 done
+# The launchers' first instructions (tests/integration/loader-window.sh):
+# a user's process cannot write the system's python3.11 while its loader
+# waits on a FIFO named in LD_PRELOAD.
+mkfifo -m 0666 "$TF_TMP/preload.so"
+cp "$TF_SRC/tests/helpers/stall-and-patch.py" "$TF_TMP/"
+expect "a user cannot write /usr/bin/python3.11's memory before its first instruction" \
+	126 "mem: Permission denied" "ERROR: ld.so: object '$TF_TMP/preload.so' from LD_PRELOAD cannot be preloaded (file too short): ignored.
+python3.11: $TF_TMP/noexec/x.py: not trusted for execution: noexec mount" \
+	-- setpriv --reuid=tfdeploy --regid=tfdeploy --init-groups -- timeout 60 \
+	/usr/bin/python3.11 "$TF_TMP/stall-and-patch.py" "$TF_TMP/preload.so" python3.11 0 1 -- \
+	trusted-for run --restrict-file -- env LD_PRELOAD="$TF_TMP/preload.so" /usr/bin/python3.11 "$TF_TMP/noexec/x.py"
 
 # --- with nothing enforced, they behave as Debian's ------------------------
 expect "python3: sys.executable, sys.prefix, the standard library" 0 \

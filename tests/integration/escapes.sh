@@ -6,7 +6,7 @@
 # /proc/sys inside the test's private mount namespace, so every expectation
 # is exact whatever the host says; a knob this kernel lacks is tested as
 # absent.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 TF=$TF_BUILD/tools/trusted-for
 # LeakSanitizer (the ASan build) stops the world with ptrace, which a
@@ -19,13 +19,6 @@ if kernel_lacks exec-securebits; then
 	done_testing
 fi
 
-# fake_sysctl NAME VALUE: /proc/sys/NAME reads VALUE here, if the kernel has it.
-fake_sysctl() {
-	local path=/proc/sys/${1//.//}
-	[ -e "$path" ] || return 1
-	printf '%s\n' "$2" >"$TF_TMP/sysctl-$1"
-	mount --bind "$TF_TMP/sysctl-$1" "$path"
-}
 # Lines of trusted-for status that start with WORD.
 status_lines() {
 	local word=$1
@@ -173,9 +166,15 @@ if [ -e /proc/sys/vm/memfd_noexec ]; then
 		-- memfd_check 2
 fi
 
-# Places users write, on mounts that allow execution (status only): fresh
+# Places users write, on mounts that allow execution (status only; its
+# --verbose has one line each, tests/integration/status.sh the rest): fresh
 # tmpfs mounts over /var/tmp and /home in this test's namespace, unless the
 # build or the sources are below them, which the mount would hide.
+place_lines() {
+	local word=$1
+	shift
+	"$@" "$TF" status --verbose | grep "^$word" || true
+}
 place="on a mount without noexec: a user's own script there passes policy 1, and policy 3 once it is made executable"
 mounted_over=
 for dir in /var/tmp /home; do
@@ -192,17 +191,17 @@ for dir in /var/tmp /home; do
 	[ "$dir" = /home ] && who="users write their home directories here" mode=0755
 	mount -t tmpfs -o "mode=$mode" trustedfor-test "$dir" || not_ok "mount a tmpfs on $dir"
 	expect "status: $dir on an exec mount" 0 "warning: $dir: $who, $place; nothing is enforced here" "" -- \
-		status_lines "warning: $dir:" none
+		place_lines "warning: $dir:" none
 	expect "... the enforcement here depends on it" 0 \
 		"warning: $dir: $who, $place; the enforcement here depends on it" "" -- \
-		status_lines "warning: $dir:" enforced
+		place_lines "warning: $dir:" enforced
 	mount -o remount,noexec "$dir" || not_ok "remount $dir noexec"
-	expect "status: $dir on a noexec mount: no warning" 0 "" "" -- status_lines "warning: $dir:" none
+	expect "status: $dir on a noexec mount: no warning" 0 "" "" -- place_lines "warning: $dir:" none
 	mounted_over=$mounted_over$dir
 done
 if [ "${mounted_over:-}" != "${mounted_over#/var/tmp}" ]; then
 	mount -t tmpfs -o mode=0755 trustedfor-test /var/tmp || not_ok "mount a tmpfs on /var/tmp"
 	expect "status: /var/tmp that only root writes: no warning" 0 "" "" -- \
-		status_lines "warning: /var/tmp:" none
+		place_lines "warning: /var/tmp:" none
 fi
 done_testing

@@ -14,7 +14,7 @@
 # "file, interactive" and the session locked and confined; each way in has
 # a control (Debian's lua5.4 runs the file through the same path).  And
 # what must still be trusted: a chroot's own files.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
 if kernel_lacks exec-securebits; then

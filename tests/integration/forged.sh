@@ -4,7 +4,7 @@
 # answer one system call in the kernel's place, and enforced launchers still
 # refuse a script on a noexec mount, as root and as uid 65534.  Each row has
 # its control: the same command without the filter.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

@@ -1,7 +1,7 @@
 #!/bin/bash
 # meson install with DESTDIR, then build a program against the installed
 # header and pkg-config file, and check what the library exports.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 TF_TMP=$D

@@ -1,10 +1,12 @@
 #!/bin/bash
-# trusted-for status lists the interpreters on PATH and says which are
-# trustedfor's enlightened builds, from the ELF note they carry and never
-# from their names: a PATH built here of the stock perl and python3.11 and
-# of the build's launchers, under their own names and under swapped ones
-# (as a diversion names them).  Exact lines, as root and as uid 65534.
-. "$TF_SRC/tests/lib.sh"
+# trusted-for status lists the interpreters on PATH, and klibc's sh off
+# PATH, and says which are trustedfor's enlightened builds, from the ELF
+# note they carry and never from their names: a PATH built here of the
+# stock perl and python3.11 and of the build's launchers, under their own
+# names and under swapped ones (as a diversion names them).  Exact lines,
+# as root and as uid 65534: --verbose's one line each, and the short
+# form's lines by kind.
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 TF=$TF_BUILD/tools/trusted-for
 T=$TF_TMP
@@ -12,11 +14,14 @@ TP=$TF_BUILD/interpreters/python/trusted-python
 TL=$TF_BUILD/interpreters/lua/trusted-lua
 INC=$TF_BUILD/interpreters/inc/inc
 
-a=$T/a b=$T/b c=$T/c
-mkdir -p "$a" "$b" "$c" && chmod 0755 "$T" "$a" "$b" "$c" || {
+a=$T/a b=$T/b c=$T/c k=$T/k klibc=$T/klibc
+mkdir -p "$a" "$b" "$c" "$k" "$klibc" && chmod 0755 "$T" "$a" "$b" "$c" "$k" "$klibc" || {
 	not_ok "directories for PATH"
 	done_testing
 }
+# Where status looks off PATH is this test's $klibc, empty until the
+# off-PATH cases.
+klibc_bin "$klibc" || { not_ok "$klibc at /usr/lib/klibc/bin"; done_testing; }
 ln -s /usr/bin/perl "$a/perl"
 ln -s /usr/bin/python3.11 "$a/python3.11"
 ln -s "$TP" "$a/trusted-python"
@@ -40,11 +45,11 @@ cp "$INC" "$b/inc" && chmod 0711 "$b/inc"
 cp "$TP" "$b/python3.11"
 ln -s "$TP" "$c/ls"
 
-# Lines of trusted-for status about interpreters, with PATH set to $1.
+# Lines of trusted-for status --verbose about interpreters, with PATH set to $1.
 interpreters() {
 	local path=$1
 	shift
-	"$@" env PATH="$path" "$TF" status | grep '^interpreter:'
+	"$@" env PATH="$path" "$TF" status --verbose | grep '^interpreter:'
 }
 
 want_a="interpreter: lua ($a/lua): not enlightened (not an ELF file)
@@ -81,4 +86,75 @@ interpreter: python3.11 ($b/python3.11): enlightened" "" -- interpreters "$b" $r
 	expect "$user: no interpreter's name on PATH" 0 \
 		"interpreter: none found on PATH" "" -- interpreters "$c:relative:$T/absent" $run
 done
+
+# -v is --verbose; without it, the short form has no line per interpreter.
+expect "-v: the long form" 0 "$want_a" "" -- sh -c 'env PATH="$1" "$2" status -v | grep "^interpreter:"' - "$a" "$TF"
+expect "without it, no interpreter: lines" 1 "" "" -- sh -c 'env PATH="$1" "$2" status | grep "^interpreter:"' - "$a" "$TF"
+
+# The short form: one line for the enlightened, one for the others by kind
+# (with the names of a kind, without versions, when they are not just the
+# kind's), one for those only root or one group may run (Debian's
+# FILE.distrib, which the diversion leaves mode 0700), one for those this
+# user cannot read.  Scripts stand in for the stock programs: what counts
+# is their names and their files.
+for name in awk mawk bash busybox dash dash.distrib rbash sh perl perl5.36.0 \
+	gdb less m4 make sed vim.tiny tclsh8.6; do
+	printf '#!/bin/sh\n' >"$k/$name" && chmod 0755 "$k/$name"
+done
+printf '#!/bin/sh\n' >"$k/bash.distrib" && chmod 0700 "$k/bash.distrib"
+printf '#!/bin/sh\n' >"$k/perl.distrib" && chgrp 65534 "$k/perl.distrib" && chmod 0750 "$k/perl.distrib"
+ln -s "$TL" "$k/lua5.4"
+ln -s "$TP" "$k/python3.11"
+cp "$INC" "$k/inc" && chmod 0711 "$k/inc"
+mkfifo "$k/ruby"
+group=$(getent group 65534 | cut -d: -f1)
+interpreters_short() {
+	local path=$1
+	shift
+	"$@" env PATH="$path" "$TF" status | sed -n '/^enlightened:/,$p'
+}
+expect "root: the short form" 0 "enlightened: 3 (inc, lua5.4, python3.11)
+not enlightened: 6 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
+root's only: 1 (bash.distrib)
+group $group only: 1 (perl.distrib)" "" -- interpreters_short "$k"
+expect "nobody: what it cannot read is unknown, unless only root or a group may run it" 0 \
+	"enlightened: 2 (lua5.4, python3.11)
+not enlightened: 6 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
+root's only: 1 (bash.distrib)
+group $group only: 1 (perl.distrib)
+unknown: 1 (inc: cannot read it: Permission denied)" "" -- interpreters_short "$k" as_nobody
+expect "--verbose: who may run them, and the mode" 0 \
+	"interpreter: bash.distrib ($k/bash.distrib): not enlightened (not an ELF file), root's only (mode 0700)
+interpreter: dash.distrib ($k/dash.distrib): not enlightened (not an ELF file)
+interpreter: perl.distrib ($k/perl.distrib): not enlightened (not an ELF file), group $group only (mode 0750)" "" \
+	-- sh -c 'interpreters() { env PATH="$1" "$2" status --verbose | grep "^interpreter: [a-z]*\.distrib"; }; interpreters "$@"' - "$k" "$TF"
+expect "nobody, --verbose: unknown, root's only" 0 \
+	"interpreter: bash.distrib ($k/bash.distrib): unknown (cannot read it: Permission denied), root's only (mode 0700)" "" \
+	-- as_nobody sh -c 'env PATH="$1" "$2" status --verbose | grep "^interpreter: bash\.distrib"' - "$k" "$TF"
+# An ACL may let anyone run it, whatever the mode says.
+if setfacl -m u:65534:rx "$k/bash.distrib" 2>/dev/null; then
+	expect "an ACL: not root's only" 0 "enlightened: 3 (inc, lua5.4, python3.11)
+not enlightened: 7 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
+group $group only: 1 (perl.distrib)" "" -- interpreters_short "$k"
+	setfacl -b "$k/bash.distrib" && chmod 0700 "$k/bash.distrib"
+else
+	not_run "an ACL: not root's only" "setfacl (package acl) is not installed"
+fi
+mkdir "$T/e" && chmod 0755 "$T/e" && ln -s "$TP" "$T/e/trusted-python"
+expect "nothing but enlightened ones" 0 "enlightened: 1 (trusted-python)
+not enlightened: none" "" -- interpreters_short "$T/e"
+
+# Off PATH: klibc's sh, by its whole path, in the shells' count.
+printf '#!/bin/sh\n' >"$klibc/sh" && chmod 0755 "$klibc/sh"
+printf '#!/bin/sh\n' >"$klibc/cat" && chmod 0755 "$klibc/cat"
+expect "off PATH: klibc's sh among the shells" 0 "enlightened: 3 (inc, lua5.4, python3.11)
+not enlightened: 7 shells (bash, busybox, dash, rbash, sh, /usr/lib/klibc/bin/sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
+root's only: 1 (bash.distrib)
+group $group only: 1 (perl.distrib)" "" -- interpreters_short "$k"
+expect "off PATH, --verbose" 0 "interpreter: sh (/usr/lib/klibc/bin/sh, off PATH): not enlightened (not an ELF file)" "" \
+	-- sh -c 'env PATH="$1" "$2" status --verbose | grep "off PATH"' - "$k" "$TF"
+expect "off PATH with nothing on PATH" 0 "interpreter: sh (/usr/lib/klibc/bin/sh, off PATH): not enlightened (not an ELF file)" "" \
+	-- interpreters "$c"
+expect "a directory on PATH is not read again off PATH" 0 "enlightened: none
+not enlightened: 1 shell (sh)" "" -- interpreters_short /usr/lib/klibc/bin
 done_testing

@@ -11,7 +11,7 @@
 # file that enforces file,interactive, as root and as uid 65534, under check
 # policy 1 and 3: each is refused with the exact message.  The same commands
 # without enforcement run the object's code, so the refusals are real.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 make_mounts || { not_ok "mount the test tmpfs"; done_testing; }
 

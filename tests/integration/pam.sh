@@ -15,7 +15,7 @@
 # fails the session: a bad option, PR_SET_SECUREBITS refused or ignored, no
 # seccomp() to confine with (the kernel's answers forged by
 # tests/helpers/forge-answer.c), each with its log line.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
@@ -241,6 +241,56 @@ $CONFINED" "" -- in_session nobody "$STATUS"
 expect_log "... logged" \
 	"pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"off\" deny_interactive=\"off\" confined=\"yes\" securebits=\"0x0\""
 
+# unconfined=: a caller that must not be confined (systemd-user's
+# manager) gets the bits alone; every other service the confinement.
+service su-l restrict_file lock confine nonroot unconfined=systemd-user,su-l
+expect "unconfined= naming the service: the bits, no confinement" 0 \
+	"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off
+session: not confined" "" -- in_session nobody "$STATUS"
+expect_log "... logged" \
+	"pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on, locked\" deny_interactive=\"off\" confined=\"no, unconfined service\" securebits=\"0x300\""
+service su-l restrict_file lock confine nonroot unconfined=systemd-user,su
+expect "unconfined= naming other services: confined" 0 \
+	"securebits: 0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off
+$CONFINED" "" -- in_session nobody "$STATUS"
+module_log >/dev/null
+
+# noexec_runtime_dir: /run/user/UID, logind's tmpfs (nosuid,nodev), made
+# noexec; a directory that is not a mount of its own is bound onto itself
+# first.  /run is an overlay here, the host's stays as it is.
+mkdir -p "$TF_TMP/run-upper" "$TF_TMP/run-work"
+mount -t overlay trustedfor-run -o "lowerdir=/run,upperdir=$TF_TMP/run-upper,workdir=$TF_TMP/run-work" /run &&
+	mkdir -p /run/user && chmod 0755 /run/user ||
+	{ not_ok "overlay /run"; done_testing; }
+RUNTIME=/run/user/65534
+mkdir -p "$RUNTIME"
+mount -t tmpfs -o nosuid,nodev,mode=0700,uid=65534,gid=65534 trustedfor-runtime "$RUNTIME" ||
+	not_ok "mount a runtime directory as logind does"
+printf 'echo runtime ran\n' >"$RUNTIME/x.sh" && chown 65534:65534 "$RUNTIME/x.sh"
+service su-l restrict_file lock nonroot noexec_runtime_dir
+SH=$TF_BUILD/shells/trusted-dash
+[ -x "$SH" ] || SH=
+expect "noexec_runtime_dir: before the session, the runtime directory is an exec mount" 0 \
+	"rw,nosuid,nodev,relatime" "" -- findmnt -n -o VFS-OPTIONS "$RUNTIME"
+expect "noexec_runtime_dir: the session opens" 0 "" "" -- in_session nobody true
+expect "noexec_runtime_dir: ... and the runtime directory is noexec, its other options kept" 0 \
+	"rw,nosuid,nodev,noexec,relatime" "" -- findmnt -n -o VFS-OPTIONS "$RUNTIME"
+if [ -n "$SH" ]; then
+	expect "noexec_runtime_dir: a script there is refused in the session" 126 "" \
+		"trusted-dash: $RUNTIME/x.sh: not trusted for execution: noexec mount" \
+		-- in_session nobody "$SH $RUNTIME/x.sh"
+fi
+umount "$RUNTIME"
+run_options=$(findmnt -n -o VFS-OPTIONS /run)
+expect "noexec_runtime_dir: a plain directory is bound onto itself, noexec, /run as it was" 0 \
+	"$(echo "$run_options" | sed 's/,relatime/,noexec,relatime/')
+$run_options" "" \
+	-- sh -c "su -l nobody -c true && findmnt -n -o VFS-OPTIONS $RUNTIME && findmnt -n -o VFS-OPTIONS /run"
+umount "$RUNTIME"
+rmdir "$RUNTIME"
+expect "noexec_runtime_dir: no runtime directory, nothing to do" 0 "" "" -- in_session nobody true
+module_log >/dev/null
+
 # Whom it applies to.
 service su-l restrict_file lock group=trustedfor-pam
 expect "group=: a member (uid 65534) gets the bits" 0 \
@@ -294,6 +344,10 @@ service su-l restrict_file group=trustedfor-pam group=root
 fails "two groups" "option 'group=root': give one group= with a name"
 service su-l restrict_file group=
 fails "an empty group" "option 'group=': give one group= with a name"
+service su-l restrict_file unconfined=su-l
+fails "unconfined= without confine" "option 'unconfined=' without confine"
+service su-l restrict_file confine unconfined=
+fails "an empty unconfined=" "option 'unconfined=': give one unconfined= with service names"
 service su-l restrict_file group=trustedfor-none
 fails "a group that does not exist" "group 'trustedfor-none' not found"
 service su-l restrict_file deny_interactive lock confine

@@ -2,7 +2,7 @@
 # The policy file as the attacker meets it (docs/semantics.md section 7): a
 # strict file that root rewrites in place while interpreters start, and
 # files that are cut short.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

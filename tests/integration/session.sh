@@ -16,7 +16,7 @@
 # runs the noexec file, so that this test fails if an attack stops working
 # for some other reason.  A third run has the policy file alone, neither
 # securebits nor confinement: what a system-wide policy file can promise.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
@@ -318,40 +318,66 @@ for l in lua python inc; do
 		dumpable_at_main setpriv --reuid 65534 --regid 65534 --clear-groups -- \
 		env TRUSTEDFOR_ENFORCE=none gdb -nx -batch -q -x "$X/dumpable.gdb" --args "${launcher[$l]}" /dev/null
 done
-# A session started inside a confined one (a PAM login's, another run's)
-# keeps the confinement it inherits: the filter refuses a second filter,
-# and run takes the session for confined instead of failing.
+# A session started inside a confined one (a login's, a root run's) keeps
+# the confinement it inherits: the filter refuses a second filter, and run
+# takes the session for confined instead of failing, where that is proven
+# (no filter of the user's own can be there: shared/session.c).  A user's
+# own run --lock sets no_new_privs, so a run inside it cannot tell its
+# filter from one of the user's that only answers as it does, and fails.
 set_policy_file -
+STATUS_SESSION='"$1" status | grep "^session:"'
+UNPROVEN="session: not proven confined: a seccomp filter refuses user namespaces, ptrace and new filters, but it was installed without privileges (no_new_privs), as a filter of the user's own would be"
+NOT_PROVEN_RUN="trusted-for: run: cannot confine the session: a seccomp filter refuses a new one, and it is not proven to be the confinement (it was installed without privileges, under no_new_privs); start the session outside it"
+expect "root: run --lock inside a confined session starts, still confined" 0 \
+	"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" -- \
+	"$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+	sh -c "$STATUS_SESSION" sh "$TF"
+expect "root: ... and refuses the noexec file" 126 "" \
+	"inc: $N/evil.inc: not trusted for execution: noexec mount" -- \
+	"$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+	"${launcher[inc]}" "$N/evil.inc"
+expect "root: ... and still refuses a new user namespace" 1 "" \
+	"unshare: unshare failed: Operation not permitted" -- \
+	"$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
+	unshare -U true
+expect "nobody: status in the user's own run --lock: not proven confined" 0 "$UNPROVEN" "" -- \
+	as_nobody "$TF" run --restrict-file --lock -- sh -c "$STATUS_SESSION" sh "$TF"
+expect "nobody: run --lock inside the user's own run --lock: refused, 125" 125 "" "$NOT_PROVEN_RUN" -- \
+	as_nobody "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- true
 for who in root nobody; do
 	runas=
-	[ "$who" = nobody ] && runas="setpriv --reuid 65534 --regid 65534 --clear-groups --"
-	# shellcheck disable=SC2086
-	expect "$who: run --lock inside a confined session starts, still confined" 0 \
-		"session: confined: no user namespaces, no ptrace, no new seccomp filters (seccomp filter)" "" -- \
-		$runas "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
-		sh -c '"$1" status | grep "^session:"' sh "$TF"
-	# shellcheck disable=SC2086
-	expect "$who: ... and refuses the noexec file" 126 "" \
-		"inc: $N/evil.inc: not trusted for execution: noexec mount" -- \
-		$runas "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
-		"${launcher[inc]}" "$N/evil.inc"
-	# shellcheck disable=SC2086
-	expect "$who: ... and still refuses a new user namespace" 1 "" \
-		"unshare: unshare failed: Operation not permitted" -- \
-		$runas "$TF" run --restrict-file --lock -- "$TF" run --deny-interactive --lock -- \
-		unshare -U true
+	[ "$who" = nobody ] && runas=as_nobody
 	# Bits the session holds already: the kernel refuses to set them again
 	# without CAP_SETPCAP, and run does not ask it to.
-	# shellcheck disable=SC2086
 	expect "$who: run asking for the bits the session holds starts" 0 \
 		"securebits: 0xf00, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE on (locked)" "" -- \
 		$runas "$TF" run --restrict-file --deny-interactive --lock -- \
-		"$TF" run --restrict-file --deny-interactive --lock -- \
+		"$TF" run --restrict-file --deny-interactive --lock --no-confine -- \
 		sh -c '"$1" status | grep "^securebits:"' sh "$TF"
-	# shellcheck disable=SC2086
 	expect "$who: ... and unlocked bits asked for again" 0 \
 		"securebits: 0x100, EXEC_RESTRICT_FILE on, EXEC_DENY_INTERACTIVE off" "" -- \
 		$runas "$TF" run --restrict-file -- "$TF" run --restrict-file -- \
 		sh -c '"$1" status | grep "^securebits:"' sh "$TF"
 done
+
+# A filter of the user's own that answers the three probes of the
+# confinement exactly (tests/helpers/forge-answer.c, confined=EPERM) and
+# confines nothing.  run --lock once took that for the confinement and ran
+# the command with no filter of its own: a new user namespace, and with it
+# every way around the bits, stayed open, while status said "confined".
+forge=$TF_BUILD/tests/forge-answer
+expect "nobody, the forged probes alone: status does not say confined" 0 "$UNPROVEN" "" -- \
+	as_nobody "$forge" confined=EPERM sh -c "$STATUS_SESSION" sh "$TF"
+expect "nobody, the forged probes alone (control): a user namespace is created" 0 "" "" -- \
+	as_nobody "$forge" confined=EPERM unshare -U true
+expect "nobody, the forged probes: run --lock installs its own filter, no user namespace" 1 "" \
+	"unshare: unshare failed: Operation not permitted" -- \
+	as_nobody "$forge" confined=EPERM "$TF" run --restrict-file --lock -- unshare -U true
+expect "nobody, the forged probes: ... and no tracer" 1 "" \
+	"unshare: unshare failed: Operation not permitted" -- \
+	as_nobody "$forge" confined=EPERM "$TF" run --restrict-file --lock -- \
+	sh -c 'strace -o /dev/null true 2>/dev/null || unshare -U true'
+expect "nobody, every seccomp() refused: run --lock fails, 125" 125 "" \
+	"trusted-for: run: cannot confine the session: Operation not supported" -- \
+	as_nobody "$forge" seccomp=EPERM "$TF" run --restrict-file --lock -- true
 done_testing

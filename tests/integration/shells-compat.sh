@@ -7,7 +7,7 @@
 # trusted-dash is compared with /bin/dash, trusted-bash with /bin/bash;
 # with TF_DIVERTED=1 (tests/integration/deploy.sh), the diverted /bin/dash
 # and /bin/bash with Debian's, /bin/dash.distrib and /bin/bash.distrib.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 export LC_ALL=C
 unset TRUSTEDFOR_ENFORCE ENV BASH_ENV

@@ -6,9 +6,12 @@
 #
 #   file code         the script, ".", "source", their PATH search, a
 #                     symlink, a hardlink, a bind mount, /dev/fd/N,
-#                     /proc/self/fd/N, ENV, BASH_ENV, the profile and rc
-#                     files: a file on a noexec mount is refused under both
-#                     policies, a file without the execute bit under 3.
+#                     /proc/self/fd/N: a file on a noexec mount is refused
+#                     under both policies, a file without the execute bit
+#                     under 3.
+#   startup files     ENV, BASH_ENV, the profile, rc and logout files, the
+#                     rc files bash reads for sshd: one that fails the
+#                     check is skipped with one line, and the shell goes on.
 #   interactive code  -c, -i, -s, a pipe, a FIFO, a non-executable file on
 #                     stdin, process substitution, a terminal (a login
 #                     shell on a pseudo-terminal).
@@ -17,7 +20,10 @@
 #                     $"..." translation from a catalog the environment
 #                     chooses: each with a control run that shows the
 #                     payload running when nothing is enforced.
-. "$TF_SRC/tests/lib.sh"
+#   history           bash's fc -s, fc -e, fc with an editor, history -s
+#                     and history expansion run a noexec file's line that
+#                     history -r loaded: interactive code.
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 export LC_ALL=C
 unset TRUSTEDFOR_ENFORCE ENV BASH_ENV SHELLOPTS BASHOPTS PROMPT_COMMAND PS4
@@ -95,11 +101,12 @@ trusted_script() {
 }
 
 # --- file code ---------------------------------------------------------------
-# Each entry sets: cmd (the command), name (what a refusal names), ok_out
-# and ok_err (what it prints when the file runs), ref_out, ref_status and
-# pre_err/post_err (what surrounds the refusal line on stderr when it is
-# refused), from the payload variant $v and the shell $sh.  Setup that
-# mounts undoes itself in "cleanup".
+# Each entry sets: cmd (the command), name (what a refusal names), ok_out,
+# ok_err and ok_status (what it prints and ends with when the file runs),
+# ref_out, ref_status and pre_err/post_err (what surrounds the refusal line
+# on stderr when it is refused), skip ("; skipped" for a startup file, which
+# is skipped rather than refused), from the payload variant $v and the
+# shell $sh.  Setup that mounts undoes itself in "cleanup".
 entry_script() {
 	payload "$v" "$d/script-$v.sh"
 	name=$d/script-$v.sh
@@ -160,12 +167,17 @@ entry_proc_fd() {
 	pre=(with_fd 7 "$d/procfd-$v.sh")
 	cmd=("$shell" "$name")
 }
+# A startup file that fails the check is skipped: the shell goes on.
+skipped_startup() {
+	ref_out=$1 ref_status=$2 skip="; skipped"
+}
 # BASH_ENV: read before a non-interactive bash runs its script.
 entry_bash_env() {
 	payload "$v" "$d/bash-env-$v.sh"
 	name=$d/bash-env-$v.sh
 	cmd=(env "BASH_ENV=$name" "$shell" "$(trusted_script main-env.sh 'echo after')")
 	ok_out=$'ran\nafter'
+	skipped_startup after 0
 }
 # place_startup FILE PAYLOAD: put PAYLOAD where a startup file is looked
 # for: /etc/... (the overlay; the noexec payload is bind-mounted, so that
@@ -195,21 +207,59 @@ place_startup() {
 	*) name=$src ;;
 	esac
 }
-# A login shell (not interactive: a -c string under RESTRICT_FILE only)
-# reads the profile files; the refusal of one ends it.
+# A login shell (not interactive: a -c string under RESTRICT_FILE only, as
+# su -l USER -c CMD starts) reads the profile files; a refused one is
+# skipped and the command runs.
 login_entry() {
 	payload "$v" "$d/login-$v"
 	place_startup "$1" "$d/login-$v"
 	cmd=(env "HOME=$d/home-$v" "$shell" -l -c 'echo after')
 	ok_out=$'ran\nafter'
+	skipped_startup after 0
 }
 entry_etc_profile() { login_entry /etc/profile; }
 entry_profile() { login_entry '~/.profile'; }
 entry_bash_profile() { login_entry '~/.bash_profile'; }
 entry_bash_login() { login_entry '~/.bash_login'; }
-# An interactive shell reads its rc files; a refused one is skipped (as a
-# failed "." in an interactive shell) and the session goes on.  Without a
-# controlling terminal (setsid), bash says so on two lines first.
+# A login shell that exits reads its logout files; a refused one is
+# skipped and the exit status is the command's.
+logout_entry() {
+	payload "$v" "$d/logout-$v"
+	place_startup "$1" "$d/logout-$v"
+	cmd=(env "HOME=$d/home-$v" "$shell" -l -c 'echo after; exit 3')
+	ok_out=$'after\nran' ok_status=3
+	skipped_startup after 3
+}
+entry_bash_logout() { logout_entry '~/.bash_logout'; }
+entry_bash_bash_logout() { logout_entry /etc/bash.bash_logout; }
+# sshd runs a command as "bash -c CMD" with SSH_CLIENT (or SSH2_CLIENT)
+# set, and rshd with a socket on standard input: bash at the top level
+# (no SHLVL) reads /etc/bash.bashrc and ~/.bashrc first.  A refused one is
+# skipped and the command runs: so do scp and sftp's servers.
+ssh_entry() {
+	local file=$1
+	shift
+	payload "$v" "$d/sshrc-$v"
+	place_startup "$file" "$d/sshrc-$v"
+	cmd=(env -u SHLVL "HOME=$d/home-$v" "$@" "$shell" -c 'echo after')
+	ok_out=$'ran\nafter'
+	skipped_startup after 0
+}
+# stdin_socket COMMAND...: COMMAND with one end of a socket pair as its
+# standard input, the other end held open.
+stdin_socket=(/usr/bin/python3.11 -c '
+import os, socket, sys
+a, b = socket.socketpair()
+os.set_inheritable(b.fileno(), True)
+os.dup2(a.fileno(), 0)
+os.execvp(sys.argv[1], sys.argv[1:])')
+entry_ssh_bashrc() { ssh_entry '~/.bashrc' SSH_CLIENT='192.0.2.1 50000 22'; }
+entry_ssh2_bashrc() { ssh_entry '~/.bashrc' SSH2_CLIENT='192.0.2.1 50000 22'; }
+entry_ssh_bash_bashrc() { ssh_entry /etc/bash.bashrc SSH_CLIENT='192.0.2.1 50000 22'; }
+entry_socket_bashrc() { ssh_entry '~/.bashrc' "${stdin_socket[@]}"; }
+# An interactive shell reads its rc files; a refused one is skipped and
+# the session goes on.  Without a controlling terminal (setsid), bash says
+# so on two lines first.
 interactive_entry() {
 	local file=$1
 	shift
@@ -217,8 +267,7 @@ interactive_entry() {
 	place_startup "$file" "$d/rc-$v"
 	cmd=(env "HOME=$d/home-$v" "$@")
 	ok_out=$'ran\nafter'
-	ref_out=after
-	ref_status=0
+	skipped_startup after 0
 	if [ "$sh" = bash ]; then
 		pre_err="trusted-bash: cannot set terminal process group (-1): Inappropriate ioctl for device
 trusted-bash: no job control in this shell"
@@ -231,15 +280,26 @@ entry_rcfile() { interactive_entry rc setsid -w "$shell" --rcfile "$d/rc-$v" -i 
 entry_init_file() { interactive_entry rc setsid -w "$shell" --init-file "$d/rc-$v" -i -c 'echo after'; }
 entry_env_bash() { interactive_entry rc setsid -w env "ENV=$d/rc-$v" "$shell" --posix -i -c 'echo after'; }
 entry_env_dash() { interactive_entry rc env "ENV=$d/rc-$v" "$shell" -i +m -c 'echo after'; }
+# ENV at login: read after the profiles by an interactive login shell, in
+# dash and in bash started as sh.
+entry_env_login_dash() { interactive_entry rc env "ENV=$d/rc-$v" "$shell" -l -i +m -c 'echo after'; }
+entry_env_login_sh() {
+	mkdir -p "$exec_dir/as-sh"
+	ln -sf "$shell" "$exec_dir/as-sh/sh"
+	interactive_entry rc setsid -w env "ENV=$d/rc-$v" "$exec_dir/as-sh/sh" -l -i -c 'echo after'
+	pre_err="sh: cannot set terminal process group (-1): Inappropriate ioctl for device
+sh: no job control in this shell"
+	ok_err=$pre_err
+}
 
-file_entries_dash='script dot dot_path symlink hardlink bind_mount dev_fd proc_fd etc_profile profile env_dash'
-file_entries_bash='script dot dot_path source symlink hardlink bind_mount dev_fd proc_fd bash_env etc_profile bash_profile bash_login profile bashrc bash_bashrc rcfile init_file env_bash'
+file_entries_dash='script dot dot_path symlink hardlink bind_mount dev_fd proc_fd etc_profile profile env_dash env_login_dash'
+file_entries_bash='script dot dot_path source symlink hardlink bind_mount dev_fd proc_fd bash_env etc_profile bash_profile bash_login profile bash_logout bash_bash_logout ssh_bashrc ssh2_bashrc ssh_bash_bashrc socket_bashrc bashrc bash_bashrc rcfile init_file env_bash env_login_sh'
 
 # run_file_entry ENTRY USER POLICY VARIANT CONTROL
 run_file_entry() {
 	local entry=$1 user=$2 pol=$3 v=$4 control=$5 d reason
-	local pre=() cmd=() name ok_out=ran ok_err="" ref_out="" ref_status=126
-	local pre_err="" post_err="" cleanup="" want_status want_out want_err
+	local pre=() cmd=() name ok_out=ran ok_err="" ok_status=0 ref_out="" ref_status=126
+	local pre_err="" post_err="" skip="" cleanup="" want_status want_out want_err
 	d=$(dir_of "$v")
 	"entry_$entry"
 	reason=$(reason_of "$v" "$pol")
@@ -250,11 +310,11 @@ run_file_entry() {
 		policy "$pol" file
 	fi
 	if [ -z "$reason" ]; then
-		want_status=0 want_out=$ok_out want_err=$ok_err
+		want_status=$ok_status want_out=$ok_out want_err=$ok_err
 	else
 		want_status=$ref_status want_out=$ref_out
 		want_err="${pre_err:+$pre_err
-}trusted-$sh: $name: not trusted for execution: $reason${post_err:+
+}trusted-$sh: $name: not trusted for execution: $reason$skip${post_err:+
 $post_err}"
 	fi
 	expect "trusted-$sh: $entry ($v) as $user, policy $pol, ${control:-enforce file}" \
@@ -492,6 +552,52 @@ exec <$exec_dir/next-trusted")
 	done
 }
 
+# --- history run again (bash) -------------------------------------------------------
+# A trusted script loads a line of a file on the noexec mount into its
+# history (history -r, or history -s of the file's text) and runs it again:
+# fc -s, fc -e CMD, fc with an editor, or history expansion once it turned
+# history on.  That is interactive code: it runs with nothing enforced (the
+# control) and with files enforced (RESTRICT_FILE alone allows interactive
+# code; fc's edited file lies in a TMPDIR on the noexec mount), and is
+# refused under DENY_INTERACTIVE, from the policy file and from the
+# securebits (trusted-for run --deny-interactive).
+run_history_cases() {
+	local user=$1 pol=$2 p="trusted-bash" w="trusted-bash as $user, policy $pol"
+	local hist=$noexec_dir/history-line tmp=$noexec_dir/tmp entry text script echoed
+	local deny=("$TF_BUILD/tools/trusted-for" run --deny-interactive --)
+	printf 'echo noexec-marker\n' >"$hist"
+	chmod 0755 "$hist"
+	mkdir -p "$tmp"
+	chmod 1777 "$tmp"
+	for entry in 'fc -s:history -r "$1"; fc -s' \
+		'fc -e true:history -r "$1"; fc -e true' \
+		'fc with an editor:history -r "$1"; FCEDIT=true fc' \
+		'history -s, fc -s:history -s "$(cat "$1")"; fc -s' \
+		'history expansion:set -o history -H
+history -r "$1"
+!!
+echo after'; do
+		text=${entry#*:}
+		script=$(trusted_script history.sh "$text")
+		local out=noexec-marker refused=fc
+		case $entry in
+		'history expansion:'*) out=$'noexec-marker\nafter' refused="history expansion" ;;
+		esac
+		policy "$pol" none
+		expect "$w: control: ${entry%%:*} runs the noexec file's line" 0 "$out" "echo noexec-marker" -- \
+			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		policy "$pol" file
+		expect "$w: ${entry%%:*}, enforce = file: interactive code is allowed" 0 "$out" "echo noexec-marker" -- \
+			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		policy "$pol" interactive
+		expect "$w: ${entry%%:*}, enforce = interactive" 126 "" "$p: $refused: interactive code refused" -- \
+			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		policy "$pol" none
+		expect "$w: ${entry%%:*}, trusted-for run --deny-interactive" 126 "" "$p: $refused: interactive code refused" -- \
+			as_user "$user" "${deny[@]}" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+	done
+}
+
 # --- nothing enforced, nothing audited ------------------------------------------
 # Then the shells ask the library nothing (shells/*/patches/0005), and a
 # file on a noexec mount runs.  What must still hold: auditing on logs the
@@ -561,7 +667,7 @@ on_pty() {
 # Policy 1 with files enforced: a login shell, and an interactive login
 # shell, run Debian's /etc/profile (and what it sources: /etc/bash.bashrc,
 # /etc/profile.d) and the session goes on.  Policy 3 refuses /etc/profile
-# (mode 0644): a login shell that is not interactive ends there.
+# (mode 0644): it is skipped, and the command runs.
 login_e2e() {
 	local sh=$1 shell=$TF_BUILD/shells/trusted-$1 home=$TF_TMP/e2e-home
 	[ -x "$shell" ] || return 0
@@ -580,8 +686,8 @@ login_e2e() {
 		sed 's/^/#   /' "$TF_TMP/e2e.out" "$TF_TMP/e2e.err"
 	fi
 	policy 3 file
-	expect "trusted-$sh: login shell, policy 3, files enforced: Debian's /etc/profile is refused" 126 "" \
-		"trusted-$sh: /etc/profile: not trusted for execution: no execute permission" \
+	expect "trusted-$sh: login shell, policy 3, files enforced: Debian's /etc/profile is skipped" 0 after \
+		"trusted-$sh: /etc/profile: not trusted for execution: no execute permission; skipped" \
 		-- env -i HOME="$home" PATH=/usr/bin:/bin TERM=dumb "$shell" -l -c 'echo after'
 }
 login_e2e dash
@@ -608,6 +714,14 @@ for sh in dash bash; do
 			run_interactive "$user" "$pol"
 			run_environment "$user" "$pol"
 			run_review_cases "$user" "$pol"
+			if [ "$sh" = bash ]; then
+				run_history_cases "$user" "$pol"
+			else
+				# Debian builds dash without libedit: no history to run again.
+				policy "$pol" none
+				expect "trusted-dash as $user, policy $pol: no fc" 127 "" "$shell: 1: fc: not found" \
+					-- as_user "$user" env PATH=/usr/bin:/bin "$shell" -c 'fc -s'
+			fi
 			run_idle_cases "$user" "$pol"
 		done
 	done

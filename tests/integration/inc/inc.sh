@@ -1,7 +1,7 @@
 #!/bin/bash
 # inc, the reference interpreter: its language, its command line, and its
 # refusals on the descriptor it reads (noexec mount, execute bit, stdin).
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

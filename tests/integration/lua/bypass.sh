@@ -2,7 +2,7 @@
 # trusted-lua against the usual ways around a check, under check policy 1
 # (mount) and 3 (mount and execute bit), with both securebits set: each
 # attempt must end in the exact refusal, and the code must not run.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

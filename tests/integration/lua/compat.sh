@@ -6,7 +6,7 @@
 # out: Debian's lua5.4 uses readline, trusted-lua reads plain lines.)  With
 # TF_DIVERTED=1 (tests/integration/deploy.sh): the diverted /usr/bin/lua5.4
 # against Debian's, /usr/bin/lua5.4.distrib.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

@@ -2,7 +2,7 @@
 # trusted-lua's entry points under each enforcement: which code runs, which
 # is refused, and what a refusal looks like from the command line, from Lua
 # code and in the REPL.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
 export LC_ALL=C

@@ -8,7 +8,7 @@
 # so that half runs with a copy of it made executable and bind-mounted over
 # /usr/lib/python3.11 inside the private namespace: what an administrator
 # who wants policy 3 has to do (see trusted-for scan).
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 # LeakSanitizer would report the interpreter's own allocations kept until exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 enter_private_namespace "$@"

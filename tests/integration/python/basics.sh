@@ -2,7 +2,7 @@
 # trusted-python with nothing enforced behaves as Debian's python3.11: each
 # case runs both and compares exit status, stdout and stderr, after writing
 # both interpreters' paths as PYTHON.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 # LeakSanitizer would report the interpreter's own allocations kept until exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 enter_private_namespace "$@"

@@ -6,7 +6,7 @@
 # again.  One TAP line per test module, with its counts.  With TF_DIVERTED=1
 # (tests/integration/deploy.sh): through the diverted /usr/bin/python3.11,
 # the modules in TF_CPYTHON_MODULES if set.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 # LeakSanitizer would report the interpreter's own allocations kept until exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 enter_private_namespace "$@"

@@ -5,7 +5,7 @@
 # 0755) on a noexec mount.  tests/conformance/interpreter-matrix.sh runs the
 # policy 3 half for every interpreter; this one adds policy 1, the policy
 # that Debian systems can enforce with their standard library as installed.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 # LeakSanitizer would report the interpreter's own allocations kept until exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 enter_private_namespace "$@"

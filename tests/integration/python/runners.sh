@@ -12,7 +12,7 @@
 # interactive too (the policy file alone on a kernel without the exec
 # securebits), under check policy 1 and policy 3.  Every case asserts
 # the exact refusal and that the attacker's code printed nothing.
-. "$TF_SRC/tests/lib.sh"
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
 # LeakSanitizer would report the interpreter's own allocations kept until exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 enter_private_namespace "$@"

@@ -15,8 +15,8 @@
 #   make deb      the Debian packages (debian/), left in build/deb/, lintian clean;
 #                 LIBPYTHON=DIR: trusted-python linked to the libpython of
 #                 interpreters/python/build-libpython.sh (its --tree)
-#   make deploy-check  install them in an overlay of this root, log a user in,
-#                 check enforcement through the diverted interpreters, purge
+#   make deploy-check  install them in an overlay of this root, come in by su, ssh,
+#                 scp, sftp and cron, check enforcement in each, purge
 #   make shells   trusted-dash and trusted-bash (part of every build; the
 #                 compiled trees are cached in /var/tmp/trustedfor-shells)
 

@@ -59,9 +59,17 @@ if ! {
 		mount --rbind /dev "$root/dev" &&
 		mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/tmp" &&
 		mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs "$root/run" &&
+		mkdir "$root/.trustedfor-src" "$root/.trustedfor-build" &&
+		mount --bind "$TF_SRC" "$root/.trustedfor-src" &&
+		mount --bind "$TF_BUILD" "$root/.trustedfor-build" &&
 		cd "$root" && pivot_root . . && umount -l . && cd /
 }; then
 	not_ok "an overlay of the root in a private namespace"
+# The checkout and the build, wherever they are (under /tmp or /home, which
+# get mounts of their own here, or on a file system the overlay's lower
+# layer does not show), at paths that nothing below mounts over.
+export TF_SRC=/.trustedfor-src TF_BUILD=/.trustedfor-build
+debs=$TF_BUILD/deb
 	done_testing
 fi
 ok "an overlay of the root in a private namespace"

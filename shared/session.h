@@ -4,6 +4,7 @@
 #define TRUSTEDFOR_SESSION_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 enum tf_session {
 	TF_SESSION_OPEN,      /* no filter refuses what the confinement refuses */
@@ -14,5 +15,9 @@ enum tf_session {
 enum tf_session tf_session_state(void);
 /* tf_session_state() == TF_SESSION_CONFINED */
 bool tf_session_confined(void);
+/* This process's /proc/self/status, proven its own: its length, or -1. */
+ssize_t tf_own_status(char *buf, size_t size);
+/* The seccomp filters in place (Seccomp_filters:), or -1 when unknown. */
+int tf_seccomp_filters(void);
 
 #endif

@@ -94,6 +94,7 @@ static const struct {
 	{ "/run/lock", "every user can write here", WORLD_WRITABLE },
 	{ NULL, "your runtime directory, logind's per-user tmpfs", OWN },
 	{ "/home", "users write their home directories here", ALWAYS },
+	{ "/var/mail", "users own their mailboxes here, which anyone can mail text into", ALWAYS },
 };
 
 #define N_FIXED (sizeof(fixed) / sizeof(fixed[0]))

@@ -14,6 +14,48 @@
 #include "securebits.h"
 #include "session.h"
 
+/*
+ * Locked bits hold only in a session that cannot leave them: no new user
+ * namespace (the kernel resets the bits there), no tracer.  The session
+ * gets a filter of run's own, stacked on whatever is there, and it counts
+ * once procfs shows one filter more: a filter of the user's own can
+ * answer seccomp() 0 without loading anything.  Inside a confined session
+ * (a login's, a root run's) the filter refuses a second one; that is the
+ * confinement only where proven (shared/session.c): a filter of the
+ * user's own could refuse it too, and answer every probe as the
+ * confinement does.
+ */
+static int confine_session(void)
+{
+	int before = tf_seccomp_filters(), error;
+
+	if (before < 0) {
+		cli_error("run: cannot confine the session: cannot read this process's "
+			  "seccomp filters in /proc/self/status");
+		return -1;
+	}
+	if (trusted_for_confine_session(0) == 0) {
+		if (tf_seccomp_filters() == before + 1)
+			return 0;
+		cli_error("run: cannot confine the session: the filter was reported "
+			  "loaded, but /proc/self/status does not show it");
+		return -1;
+	}
+	error = errno;
+	switch (tf_session_state()) {
+	case TF_SESSION_CONFINED:
+		return 0;
+	case TF_SESSION_UNPROVEN:
+		cli_error("run: cannot confine the session: a seccomp filter refuses a new one, "
+			  "and it is not proven to be the confinement (it was installed "
+			  "without privileges, under no_new_privs); start the session outside it");
+		return -1;
+	default:
+		cli_error("run: cannot confine the session: %s", strerror(error));
+		return -1;
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -51,30 +93,8 @@ static int cmd_run(int argc, char **argv)
 		cli_error("run: %s", why);
 		return EXIT_RUN_FAILED;
 	}
-	/*
-	 * Locked bits hold only in a session that cannot leave them: no new
-	 * user namespace (the kernel resets the bits there), no tracer.  The
-	 * session gets a filter of run's own, stacked on whatever is there.
-	 * Inside a confined session (a login's, a root run's) the filter
-	 * refuses a second one; that is the confinement only where proven
-	 * (shared/session.c): a filter of the user's own could refuse it too,
-	 * and answer every probe as the confinement does.
-	 */
-	if (lock && confine && trusted_for_confine_session(0) < 0) {
-		int error = errno;
-		enum tf_session state = tf_session_state();
-
-		if (state == TF_SESSION_UNPROVEN) {
-			cli_error("run: cannot confine the session: a seccomp filter refuses a new one, "
-				  "and it is not proven to be the confinement (it was installed "
-				  "without privileges, under no_new_privs); start the session outside it");
-			return EXIT_RUN_FAILED;
-		}
-		if (state != TF_SESSION_CONFINED) {
-			cli_error("run: cannot confine the session: %s", strerror(error));
-			return EXIT_RUN_FAILED;
-		}
-	}
+	if (lock && confine && confine_session() < 0)
+		return EXIT_RUN_FAILED;
 	execvp(argv[optind], argv + optind);
 	c = errno;
 	cli_error("run: %s: %s", argv[optind], strerror(c));

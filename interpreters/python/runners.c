@@ -271,7 +271,8 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
  * CPython's for code that is no file, but a file may have such a name
  * too, and a runner reads it like any other ("-m cProfile '<evil>'").
  * Such a name is a file's when it has a "/" or no closing bracket, when a
- * file by that name exists, or when the program opened it (the "open"
+ * file by that name exists (or cannot be told not to), or when the
+ * program opened it (the "open"
  * event): a file removed between the runner's read and its compile() is
  * still one, and, gone, fails the rule.
  */
@@ -300,8 +301,13 @@ static int names_a_file(PyObject *filename, const char *name)
 	size_t n = strlen(name);
 	struct stat st;
 
+	/*
+	 * A directory the process cannot search (EACCES: sudo -u from root's
+	 * home) holds no file it could have read by that name, unless it
+	 * opened one (below).
+	 */
 	if (strchr(name, '/') || name[n - 1] != '>' || lstat(name, &st) == 0 ||
-	    errno != ENOENT)
+	    (errno != ENOENT && errno != EACCES))
 		return 1;
 	return opened_bracket_names && PySet_Contains(opened_bracket_names, filename) == 1;
 }

@@ -25,6 +25,8 @@
  *   confined=N   the three probes of shared/session.c, with their exact
  *                arguments and nothing else, return N (EPERM: the answers
  *                of the confinement, from a filter that confines nothing)
+ *   loadfilter=N seccomp(SECCOMP_SET_MODE_FILTER) and prctl(PR_SET_SECCOMP)
+ *                return N (0: a filter "loaded" that is not there)
  *   seccomp=N    seccomp() returns N (ENOSYS: a kernel without the call,
  *                which cannot load a filter on every thread at once), so
  *                that a session cannot be confined
@@ -131,6 +133,12 @@ static int add_rule(scmp_filter_ctx ctx, const char *rule)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 3,
 					      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
 					      SCMP_A1(SCMP_CMP_EQ, 0), SCMP_A2(SCMP_CMP_EQ, 0));
+	} else if (!strncmp(rule, "loadfilter=", 11)) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 1,
+				      SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
+					      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP));
 	} else if (!strncmp(rule, "seccomp=", 8))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(seccomp), 0);
 	else if (!strncmp(rule, "openat2=", 8))

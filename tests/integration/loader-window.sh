@@ -95,6 +95,14 @@ trusted-dash evil.sh trusted_for_allow_file evil ran
 trusted-bash evil.sh trusted_for_allow_file evil ran
 inc evil.inc main
 EOF
+# trusted-for itself: run --lock's and status's proofs read its own procfs
+# files, and its memory is closed the same way.
+expect "trusted-for is installed mode 0711" 0 "711" "" -- stat -c %a "$bin/trusted-for"
+attack "trusted-for as installed: its memory is closed from the loader's first instruction" \
+	"$bin/trusted-for" --version trusted-for 0 0 \
+	0 "mem: Permission denied
+$("$TF_BUILD/tools/trusted-for" --version)" "$ignored"
+
 # LD_AUDIT's objects are opened before LD_PRELOAD's, as early.  The loader
 # guard then refuses the variable itself under file enforcement, so the
 # control shows the open window (the write succeeds) and not a script run.

@@ -377,6 +377,9 @@ expect "nobody, the forged probes: ... and no tracer" 1 "" \
 	"unshare: unshare failed: Operation not permitted" -- \
 	as_nobody "$forge" confined=EPERM "$TF" run --restrict-file --lock -- \
 	sh -c 'strace -o /dev/null true 2>/dev/null || unshare -U true'
+expect "nobody, seccomp() answered 0 with no filter loaded: run --lock fails, 125" 125 "" \
+	"trusted-for: run: cannot confine the session: Operation not supported" -- \
+	as_nobody "$forge" loadfilter=0 "$TF" run --restrict-file --lock -- true
 expect "nobody, every seccomp() refused: run --lock fails, 125" 125 "" \
 	"trusted-for: run: cannot confine the session: Operation not supported" -- \
 	as_nobody "$forge" seccomp=EPERM "$TF" run --restrict-file --lock -- true

@@ -565,6 +565,8 @@ run_history_cases() {
 	local user=$1 pol=$2 p="trusted-bash" w="trusted-bash as $user, policy $pol"
 	local hist=$noexec_dir/history-line tmp=$noexec_dir/tmp entry text script echoed
 	local deny=("$TF_BUILD/tools/trusted-for" run --deny-interactive --)
+	# An editor from the environment that runs the noexec file's text.
+	local editor="eval \"\$(cat $hist)\";:"
 	printf 'echo noexec-marker\n' >"$hist"
 	chmod 0755 "$hist"
 	mkdir -p "$tmp"
@@ -573,28 +575,30 @@ run_history_cases() {
 		'fc -e true:history -r "$1"; fc -e true' \
 		'fc with an editor:history -r "$1"; FCEDIT=true fc' \
 		'history -s, fc -s:history -s "$(cat "$1")"; fc -s' \
+		'fc with EDITOR from the environment:set -o history; history -s "echo harmless"; fc' \
 		'history expansion:set -o history -H
 history -r "$1"
 !!
 echo after'; do
 		text=${entry#*:}
 		script=$(trusted_script history.sh "$text")
-		local out=noexec-marker refused=fc
+		local out=noexec-marker refused=fc err="echo noexec-marker"
 		case $entry in
 		'history expansion:'*) out=$'noexec-marker\nafter' refused="history expansion" ;;
+		'fc with EDITOR'*) out=$'noexec-marker\nharmless' err="echo harmless" ;;
 		esac
 		policy "$pol" none
-		expect "$w: control: ${entry%%:*} runs the noexec file's line" 0 "$out" "echo noexec-marker" -- \
-			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		expect "$w: control: ${entry%%:*} runs the noexec file's line" 0 "$out" "$err" -- \
+			as_user "$user" env TMPDIR="$tmp" EDITOR="$editor" "$shell" "$script" "$hist"
 		policy "$pol" file
-		expect "$w: ${entry%%:*}, enforce = file: interactive code is allowed" 0 "$out" "echo noexec-marker" -- \
-			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+		expect "$w: ${entry%%:*}, enforce = file: interactive code is allowed" 0 "$out" "$err" -- \
+			as_user "$user" env TMPDIR="$tmp" EDITOR="$editor" "$shell" "$script" "$hist"
 		policy "$pol" interactive
 		expect "$w: ${entry%%:*}, enforce = interactive" 126 "" "$p: $refused: interactive code refused" -- \
-			as_user "$user" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+			as_user "$user" env TMPDIR="$tmp" EDITOR="$editor" "$shell" "$script" "$hist"
 		policy "$pol" none
 		expect "$w: ${entry%%:*}, trusted-for run --deny-interactive" 126 "" "$p: $refused: interactive code refused" -- \
-			as_user "$user" "${deny[@]}" env TMPDIR="$tmp" "$shell" "$script" "$hist"
+			as_user "$user" "${deny[@]}" env TMPDIR="$tmp" EDITOR="$editor" "$shell" "$script" "$hist"
 	done
 }
 

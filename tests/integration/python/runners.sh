@@ -211,6 +211,11 @@ for f in /usr/lib/python3.11/*; do
 done
 # Files named as CPython names code that is no file.
 mkdir -p "$N/brackets/<d>"
+# A working directory the user cannot search (sudo -u from root's home):
+# no "<string>" there is a file the process could have read.
+mkdir -m 0700 "$X/unsearchable"
+put "$X/namedtuple.py" 'import collections
+print(collections.namedtuple("P", "a")(1))'
 put "$N/brackets/<x>" 'print("evil ran")'
 put "$N/brackets/<d>/x.py" 'print("evil ran")'
 # Files the attacker owns, as they would.
@@ -446,6 +451,8 @@ cases() {
 		/usr/lib/python3.11/timeit.py -s "$(cat "$N/x.py")" pass
 	refused "$w -m doctest through PYTHONPATH=/lib/python3.11" "trusted-python: $N/x.txt: $NOT: $m" \
 		as_user "$user" env PYTHONPATH=/lib/python3.11 "${SESSION[@]}" "$PY" -m doctest "$N/x.txt"
+	t "$w a trusted script in a directory it cannot search: compile('<string>') is no file's" \
+		0 "P(a=1)" "" in_dir "$X/unsearchable" as_user "$user" "${SESSION[@]}" "$PY" "$X/namedtuple.py"
 	# A file named like code that is no file ("<string>") is a file.
 	refused "$w -m cProfile '<x>'" "trusted-python: <x>: $NOT: $m" \
 		in_dir "$N/brackets" as_user "$user" "${SESSION[@]}" "$PY" -m cProfile '<x>'

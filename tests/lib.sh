@@ -326,3 +326,15 @@ set_kernel_policy() {
 restore_kernel_policy() {
 	[ -z "${TF_KERNEL_POLICY_FOUND:-}" ] || echo "$TF_KERNEL_POLICY_FOUND" >/proc/sys/fs/trusted_for_policy
 }
+
+# install_build DESTDIR: meson install of the build into DESTDIR, as one
+# case; the test ends there when it fails.
+install_build() {
+	if meson install -C "$TF_BUILD" --destdir "$1" --no-rebuild --quiet >"$TF_TMP/install.log" 2>&1; then
+		ok "meson install --destdir"
+	else
+		not_ok "meson install --destdir"
+		sed 's/^/#   /' "$TF_TMP/install.log"
+		done_testing
+	fi
+}

@@ -6,13 +6,7 @@ D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 TF_TMP=$D
 
-if meson install -C "$TF_BUILD" --destdir "$D/root" --no-rebuild --quiet >"$D/log" 2>&1; then
-	ok "meson install --destdir"
-else
-	not_ok "meson install --destdir"
-	sed 's/^/#   /' "$D/log"
-	done_testing
-fi
+install_build "$D/root"
 for f in include/trustedfor.h bin/trusted-for share/man/man3/trusted_for.3 \
 	share/man/man1/trusted-for.1 share/man/man5/trustedfor.conf.5 share/man/man8/pam_trustedfor.8; do
 	[ -e "$D/root/usr/local/$f" ] && ok "installs $f" || not_ok "installs $f"

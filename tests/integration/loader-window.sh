@@ -23,13 +23,7 @@ if ! set_policy_file "policy = 1" || ! make_mounts; then
 	done_testing
 fi
 root=$TF_TMP/exec/root
-if meson install -C "$TF_BUILD" --destdir "$root" --no-rebuild --quiet >"$TF_TMP/install.log" 2>&1; then
-	ok "meson install --destdir"
-else
-	not_ok "meson install --destdir"
-	sed 's/^/#   /' "$TF_TMP/install.log"
-	done_testing
-fi
+install_build "$root"
 bin=$root/usr/local/bin
 chmod 0755 "$TF_TMP" "$TF_TMP/exec"
 find "$root" -type d -exec chmod 0755 {} +

@@ -65,14 +65,14 @@ if ! {
 		cd "$root" && pivot_root . . && umount -l . && cd /
 }; then
 	not_ok "an overlay of the root in a private namespace"
+	done_testing
+fi
+ok "an overlay of the root in a private namespace"
 # The checkout and the build, wherever they are (under /tmp or /home, which
 # get mounts of their own here, or on a file system the overlay's lower
 # layer does not show), at paths that nothing below mounts over.
 export TF_SRC=/.trustedfor-src TF_BUILD=/.trustedfor-build
 debs=$TF_BUILD/deb
-	done_testing
-fi
-ok "an overlay of the root in a private namespace"
 TF_TMP=$(mktemp -d /tmp/deploy.XXXXXX)
 chmod 0755 "$TF_TMP"
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C

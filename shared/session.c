@@ -81,6 +81,7 @@ ssize_t tf_own_status(char *buf, size_t size)
 	fd = TF_UNFORGED((int)syscall(SYS_openat2, proc, "self/status", &how, sizeof(how)));
 	memset(&opened, 0, sizeof(opened));
 	memset(&named, 0xff, sizeof(named));
+	named.stx_mask = 0;
 	if (fd < 0 || fstat(fd, &opened) < 0 ||
 	    syscall(SYS_statx, proc, "self/status", AT_NO_AUTOMOUNT, STATX_INO, &named) < 0 ||
 	    !(named.stx_mask & STATX_INO) || named.stx_ino != opened.st_ino ||

@@ -7,10 +7,11 @@
 # write (the kernel makes a process non-dumpable at execve() of a file its
 # caller cannot read) and then refuse a script on a noexec mount; the
 # control, the same binary mode 0755, is written and runs the script.
-# As nobody, under trusted-for run --restrict-file.  (Locked and confined
-# makes no difference to a window before the launcher's first instruction;
-# and a sanitizer build's launcher, non-dumpable and confined, cannot read
-# its own /proc/self/environ for ASAN_OPTIONS.)
+# As nobody, files enforced by TRUSTEDFOR_ENFORCE, so on every kernel
+# (the securebits, locked or not, and a confined session make no
+# difference to a window before the launcher's first instruction; and a
+# sanitizer build's launcher, non-dumpable and confined, cannot read its
+# own /proc/self/environ for ASAN_OPTIONS).
 . "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
@@ -47,8 +48,7 @@ attack() {
 	shift 6
 	expect "$name" "$@" -- as_nobody timeout 60 /usr/bin/python3.11 "$patch" \
 		"$fifo" "$obj" "$offset" "$absolute" -- \
-		"$TF_BUILD/tools/trusted-for" run --restrict-file -- \
-		env "${variable:-LD_PRELOAD}=$fifo" "$binary" "$script"
+		env TRUSTEDFOR_ENFORCE=file "${variable:-LD_PRELOAD}=$fifo" "$binary" "$script"
 }
 # The offset of SYMBOL in OBJECT.
 symbol() { nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }'; }

@@ -170,10 +170,12 @@ static bool listed(const char *list, const char *service)
 {
 	size_t n = strlen(service);
 
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	for (const char *p = list;; p++) {
 		if (!strncmp(p, service, n) && (p[n] == ',' || p[n] == '\0'))
 			return true;
-	return false;
+		if (!(p = strchr(p, ',')))
+			return false;
+	}
 }
 
 /* The per-mount flags a bind remount must give again, or it clears them. */

@@ -99,14 +99,26 @@ setup "a network namespace with only lo, up" \
 # The places a user writes, noexec as README's deployment says (/home is
 # deploy.sh's, made before the user).  /dev comes from the host (deploy.sh
 # binds it): an overlay on it here gives /dev/log a place and /dev/shm a
-# tmpfs of this namespace, and writes nothing to the host's /dev.  Root's
-# home as Debian makes it (base-files' dotfiles), not this machine's.
+# tmpfs of this namespace, and writes nothing to the host's /dev.  An
+# overlay shows its lower directory without the mounts on it, so each of
+# those is bound again: where /dev is a tmpfs with device nodes bound onto
+# it (tools/check-fresh.sh's root), /dev/null would otherwise be the empty
+# file under the bind, which a user cannot open.  Root's home as Debian
+# makes it (base-files' dotfiles), not this machine's.
 # shellcheck disable=SC2016
+dev_mounts_again() {
+	local target rel
+	findmnt -rn -o TARGET -R "$S/dev/host" | tail -n +2 | while read -r target; do
+		rel=${target#"$S/dev/host"}
+		case $rel in /shm | /shm/*) continue ;; esac
+		mount --bind "$target" "/dev$rel" || return
+	done
+}
 mounts() {
 	mkdir "$S/dev" "$S/dev/host" "$S/dev/upper" "$S/dev/work" &&
 		mount --rbind /dev "$S/dev/host" &&
 		mount -t overlay tf-dev -o "lowerdir=/dev,upperdir=$S/dev/upper,workdir=$S/dev/work" /dev &&
-		mount --rbind "$S/dev/host/pts" /dev/pts &&
+		dev_mounts_again &&
 		mount -t tmpfs -o mode=1777,nosuid,nodev,noexec tf-shm /dev/shm &&
 		mount -o remount,bind,nosuid,nodev,noexec /tmp &&
 		mount -t tmpfs -o mode=1777,nosuid,nodev,noexec tf-var-tmp /var/tmp &&
@@ -116,7 +128,8 @@ mounts() {
 		cp /usr/share/base-files/dot.bashrc /root/.bashrc &&
 		cp /usr/share/base-files/dot.profile /root/.profile &&
 		findmnt -no TARGET,VFS-OPTIONS /home /tmp /var/tmp /dev/shm /run/lock |
-		awk '$2 !~ /(^|,)noexec(,|$)/ { print $1 " is not noexec"; bad = 1 } END { exit bad }'
+		awk '$2 !~ /(^|,)noexec(,|$)/ { print $1 " is not noexec"; bad = 1 } END { exit bad }' &&
+		[ -c /dev/null ] && [ -c /dev/tty ]
 }
 setup "/home, /tmp, /var/tmp, /dev/shm and /run/lock noexec; /dev/log in an overlay of /dev; Debian's /root" mounts
 # A system log: the module's lines, the library's, sshd's PAM and cron's.

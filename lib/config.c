@@ -84,31 +84,11 @@ static void install(const struct tf_policy_file *f)
 }
 
 /*
- * A bad file does not bind root (docs/semantics.md section 3): root can
- * rewrite the file, so enforcing a broken one against root stops no
- * attacker of section 7 and locks out the one user who can mend it.  Root
- * is a real and an effective uid of 0 where uid 0 is root of the initial
- * user namespace (userns.c).  The uids are poisoned: a filter that answers
- * getresuid() with 0 without filling them leaves a user who they are.
- * Asked at every decision, and only while the file is bad: a process that
- * was root when it read the file and is a user now is held to it again.
+ * For those a bad file does not bind (spared.c), it counts as no file: the
+ * built-in check policy (where the file would give it) and nothing
+ * enforced by it.  Auditing stays on, and the file is still reported bad.
  */
-__attribute__((noinline, cold)) static int root_spared(void)
-{
-	uid_t r = (uid_t)-1, e = (uid_t)-1, s = (uid_t)-1;
-	char why[TRUSTED_FOR_MESSAGE_MAX];
-
-	if (getresuid(&r, &e, &s) < 0 || r != 0 || e != 0)
-		return 0;
-	return tf_root_is_initial(why, sizeof(why)) == 1;
-}
-
-/*
- * For root, a bad file counts as no file: the built-in check policy (where
- * the file would give it) and nothing enforced by it.  Auditing stays on,
- * and the file is still reported bad.
- */
-static void spare_root(unsigned int *policy, enum trusted_for_backend *backend,
+static void spare(unsigned int *policy, enum trusted_for_backend *backend,
 		       enum trusted_for_source *source)
 {
 	if (*source != TRUSTED_FOR_SOURCE_FAIL_CLOSED)
@@ -128,11 +108,14 @@ __attribute__((noinline, cold)) static void report_file_problem(void)
 	pthread_mutex_unlock(&state.lock);
 	/* It quotes the file, which may hold a terminal's controls. */
 	tf_printable(shown, sizeof(shown), problem);
-	if (root_spared())
-		tf_log(LOG_ERR, "bad policy file, not enforced for root (every other user: "
+	if (tf_spared_by_bad_file()) {
+		char who[64];
+
+		tf_spared_who(who, sizeof(who), NULL);
+		tf_log(LOG_ERR, "bad policy file, not enforced for %s (every other user: "
 				"everything enforced); fix it with '" TF_POLICY_FIX "': %s",
-		       shown);
-	else
+		       who, shown);
+	} else
 		tf_log(LOG_ERR, "bad policy file, enforcing everything: %s", shown);
 }
 
@@ -238,8 +221,8 @@ void tf_config_check(unsigned int *check_policy, enum trusted_for_backend *backe
 		pthread_mutex_unlock(&state.lock);
 	}
 	unpack(word, check_policy, backend, &source);
-	if (source == TRUSTED_FOR_SOURCE_FAIL_CLOSED && root_spared())
-		spare_root(check_policy, backend, &source);
+	if (source == TRUSTED_FOR_SOURCE_FAIL_CLOSED && tf_spared_by_bad_file())
+		spare(check_policy, backend, &source);
 }
 
 static unsigned int securebits_enforce(unsigned int bits)
@@ -278,9 +261,9 @@ void tf_config_get(struct tf_config *p, char *problem, size_t size)
 		snprintf(problem, size, "%s", state.file.problem);
 	pthread_mutex_unlock(&state.lock);
 	unpack(word, &p->check_policy, &p->backend, &p->source);
-	if (p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED && root_spared()) {
+	if (p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED && tf_spared_by_bad_file()) {
 		p->file_enforce = 0;
-		spare_root(&p->check_policy, &p->backend, &p->source);
+		spare(&p->check_policy, &p->backend, &p->source);
 	}
 	/* The patched kernel's sysctl can change at any time. */
 	if (p->source == TRUSTED_FOR_SOURCE_KERNEL)
@@ -309,7 +292,7 @@ TF_EXPORT int trusted_for_get_enforcement(unsigned int *enforce, bool *audit)
 	*audit = state.file.audit;
 	bad = state.file.state == TRUSTED_FOR_FILE_FAIL_CLOSED;
 	pthread_mutex_unlock(&state.lock);
-	if (bad && root_spared())
+	if (bad && tf_spared_by_bad_file())
 		*enforce = 0;
 	read_securebits(&bits);
 	*enforce |= state.env_enforce | atomic_load(&state.process_enforce) |

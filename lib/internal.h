@@ -112,6 +112,14 @@ int tf_mount_namespace_of(uint64_t mount_id);
 int tf_proc_open(const char *path);
 int tf_proc_root(void);
 
+/* spared.c: whether a bad policy file binds this process (0) or not (1:
+ * root, or the administrators' group, admin_gid); who that is, in words
+ * ("root and group 27 (sudo)", the name where the caller knows it); the
+ * group's id, -1 for none. */
+int tf_spared_by_bad_file(void);
+void tf_spared_who(char *out, size_t size, const char *group_name);
+long tf_admin_gid(void);
+
 /* userns.c: whether uid 0 here is root of the initial user namespace (1),
  * is not (0), or cannot be told (-1, why says); and, for messages, this
  * process's uid map, read so that no mount can fake it. */

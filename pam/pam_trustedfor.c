@@ -32,6 +32,7 @@
 #include <security/pam_modules.h>
 #include <security/pam_modutil.h>
 
+#include "internal.h"
 #include "missing.h"
 #include "printable.h"
 #include "securebits.h"
@@ -257,22 +258,31 @@ out:
 /*
  * The policy file, judged now (sshd reads the library once and lives on):
  * nothing when it is good or absent; when bad, what it holds this user to
- * and the command that mends it.  Root is not held to a bad file
- * (trustedfor.conf(5)), which is all that keeps root's login open.
+ * and the command that mends it.  Root and the administrators' group are
+ * not held to a bad file (trustedfor.conf(5)), which is all that keeps
+ * their logins open.  Only words: the library asks each process itself.
  */
-static void policy_note(char *out, size_t size, uid_t uid)
+static void policy_note(pam_handle_t *pamh, char *out, size_t size,
+			const struct passwd *pw)
 {
 	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
-	char problem[TRUSTED_FOR_MESSAGE_MAX];
+	char problem[TRUSTED_FOR_MESSAGE_MAX], who[320], why[REASON_MAX];
+	const struct group *gr = NULL;
+	bool spared = pw->pw_uid == 0;
 
 	out[0] = '\0';
 	if (trusted_for_read_policy_file(-1, 0, &c) < 0 ||
 	    c.file_state != TRUSTED_FOR_FILE_FAIL_CLOSED)
 		return;
+	if (tf_admin_gid() >= 0) {
+		gr = pam_modutil_getgrgid(pamh, (gid_t)tf_admin_gid());
+		spared = spared || in_group(pw, (gid_t)tf_admin_gid(), why) == 1;
+	}
+	tf_spared_who(who, sizeof(who), gr ? gr->gr_name : NULL);
 	tf_quoted(problem, sizeof(problem), c.file_problem);
-	snprintf(out, size, " policy_file=\"bad, %s: %s; fix: trusted-for policy edit\"",
-		 uid == 0 ? "root is held to its securebits and TRUSTEDFOR_ENFORCE alone" :
-			    "everything enforced for every user but root",
+	snprintf(out, size, " policy_file=\"bad, %s %s: %s; fix: trusted-for policy edit\"",
+		 spared ? who : "everything enforced for every user but",
+		 spared ? "held to their securebits and TRUSTEDFOR_ENFORCE alone" : who,
 		 problem);
 }
 
@@ -284,7 +294,7 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 	const struct passwd *pw;
 	unsigned int now = 0;
 	const char *confined = "no";
-	char name[256], note[TRUSTED_FOR_MESSAGE_MAX + 160];
+	char name[256], note[TRUSTED_FOR_MESSAGE_MAX + 1024];
 	int r;
 
 	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS || !item) {
@@ -346,7 +356,7 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 
 		now = bits < 0 ? 0 : (unsigned int)bits;
 	}
-	policy_note(note, sizeof(note), pw->pw_uid);
+	policy_note(pamh, note, sizeof(note), pw);
 	pam_syslog(pamh, LOG_NOTICE,
 		   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\"%s",
 		   who, state(now, SECBIT_EXEC_RESTRICT_FILE, SECBIT_EXEC_RESTRICT_FILE_LOCKED),

@@ -310,6 +310,15 @@ set_policy_file_raw() {
 			sed -n 's/^policy = \([0-3]\)$/\1/p' | tail -n 1)"
 }
 
+# spared_by_bad_file: whom a bad policy file does not bind, as status and
+# the PAM module name them: root and the build's admin_gid (27, Debian's
+# sudo, by its name here).
+spared_by_bad_file() {
+	local name
+	name=$(getent group 27 | cut -d: -f1)
+	echo "root and group 27${name:+ ($name)}"
+}
+
 # set_kernel_policy [N]: on the patched kernel, whose fs.trusted_for_policy
 # is the check policy in place of the policy file's (docs/semantics.md), the
 # policy a test asks for is set there too, as an administrator of such a

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "escapes.h"
+#include "internal.h"
 #include "interpreters.h"
 #include "places.h"
 #include "printable.h"
@@ -47,6 +49,20 @@ static const char *on_off_lock(unsigned int bits, unsigned int bit)
 	if (bits & CLI_SECBIT_LOCK(bit))
 		return bits & bit ? "on (locked)" : "off (locked)";
 	return bits & bit ? "on" : "off";
+}
+
+/* Who it binds and who it does not: the administrators' group by name too. */
+static void print_bad_file(const char *problem)
+{
+	const struct group *gr = tf_admin_gid() < 0 ? NULL : getgrgid((gid_t)tf_admin_gid());
+	char who[320];
+
+	tf_spared_who(who, sizeof(who), gr ? gr->gr_name : NULL);
+	printf("policy file: NOT TRUSTED, failing closed: %s\n"
+	       "bad policy file: every user but %s: everything enforced, policy 3; "
+	       "%s: the securebits and TRUSTEDFOR_ENFORCE alone; "
+	       "fix it with: trusted-for policy edit\n",
+	       problem, who, who);
 }
 
 static int cmd_status(int argc, char **argv)
@@ -93,11 +109,7 @@ static int cmd_status(int argc, char **argv)
 	else if (p.file_state == TRUSTED_FOR_FILE_READ)
 		printf("policy file: %s: trusted\n", path);
 	else
-		printf("policy file: NOT TRUSTED, failing closed: %s\n"
-		       "bad policy file: every user but root: everything enforced, policy 3; "
-		       "root: the securebits and TRUSTEDFOR_ENFORCE alone; "
-		       "fix it with: trusted-for policy edit\n",
-		       problem);
+		print_bad_file(problem);
 	if (p.securebits_known)
 		printf("securebits: 0x%x, EXEC_RESTRICT_FILE %s, EXEC_DENY_INTERACTIVE %s\n",
 		       p.securebits,

@@ -196,7 +196,7 @@ expect_status "status: ... enforcing everything (uid 65534)" "enforcement" \
 expect_status "status: ... with every check (uid 65534)" "check policy" \
 	"3 (mount and file), from $from_bad" "${as_other[@]}" $TF status
 expect_status "status: ... says what it means and names the fix" "bad policy file" \
-	"every user but root: everything enforced, policy 3; root: the securebits and TRUSTEDFOR_ENFORCE alone; fix it with: trusted-for policy edit" \
+	"every user but $(spared_by_bad_file): everything enforced, policy 3; $(spared_by_bad_file): the securebits and TRUSTEDFOR_ENFORCE alone; fix it with: trusted-for policy edit" \
 	$TF status
 if [ "$userns" = no ]; then
 	expect_status "status: ... root enforces nothing from it" "enforcement" \

@@ -45,6 +45,10 @@ fi
 user=tfdeploy
 uid=$(id -u $user)
 home=/home/$user
+# An administrator as a cloud image makes one (deploy.sh): group sudo, sudo
+# without a password; on a server where root cannot log in, root's way in.
+admin=tfadmin
+admin_home=/home/$admin
 S=$TF_TMP/sessions
 mkdir -m 0700 "$S"
 syslog=$S/syslog
@@ -242,6 +246,12 @@ expect "a non-interactive session (pamtester) opens" 0 \
 	-- pamtester tfdeploy-batch $user open_session
 expect "the non-interactive session: securebits locked, confined" 0 "$enforced
 $confined" "" -- grep -e '^securebits:' -e '^session:' "$TF_TMP/batch.log"
+# sudo's stack is the non-interactive one: root's sudo -u starts the
+# user's processes locked and confined as cron does.
+expect "sudo -u $user (from root): securebits locked, confined" 0 "$enforced
+$confined" "" -- sh -c "cd / && sudo -u $user $status_cmd"
+expect "the system log: the module enforced and confined sudo -u $user" 0 \
+	"$(enforcing sudo yes)" "" -- module_lines sudo
 expect "systemd-user's session (pamtester) opens" 0 \
 	"pamtester: successfully opened a session" "" \
 	-- pamtester systemd-user $user open_session
@@ -254,8 +264,10 @@ $not_confined" "" -- grep -e '^securebits:' -e '^session:' "$TF_TMP/user.log"
 # for root and the user, a known_hosts written here, no questions.
 mkdir -p /run/sshd /root/.ssh "$home/.ssh"
 ssh-keygen -q -t ed25519 -N "" -C tfdeploy-client -f "$S/id_ed25519"
-for d in /root/.ssh "$home/.ssh"; do cp "$S/id_ed25519.pub" "$d/authorized_keys"; done
+mkdir -p "$admin_home/.ssh"
+for d in /root/.ssh "$home/.ssh" "$admin_home/.ssh"; do cp "$S/id_ed25519.pub" "$d/authorized_keys"; done
 chown -R $user: "$home/.ssh"
+chown -R $admin: "$admin_home/.ssh"
 echo "127.0.0.1 $(cut -d' ' -f1,2 /etc/ssh/ssh_host_ed25519_key.pub)" >"$S/known_hosts"
 cat >"$S/ssh_config" <<EOF
 Host 127.0.0.1
@@ -393,8 +405,8 @@ expect "the system log: the module enforced and confined $user's cron job" 0 \
 # --- a malformed and a missing policy file -----------------------------------
 # Root still comes in by ssh and su (a bad file does not bind root); the
 # user's ssh session is still enforced, and not more open than with the
-# good file: a bad file enforces everything for every user but root
-# (policy 3, interactive code refused: "bash -c CMD" itself); with no file
+# good file: a bad file enforces everything for every user but root and
+# the administrators' group (policy 3, interactive code refused: "bash -c CMD" itself); with no file
 # the packages' built-in policy is 1 (Debian installs its libraries mode
 # 0644), the session's bits as before.
 good_policy=$(cat /etc/trustedfor.conf)
@@ -414,6 +426,24 @@ rootok" "" -- login root 'echo ok; bash -c "echo rootok"'
 			-- to $user@127.0.0.1 "sh /tmp/x.sh"
 		expect "$case policy file: ssh $user: sh on an exec mount is refused" 126 "" "$interactive" \
 			-- to $user@127.0.0.1 "sh $TF_TMP/exec/x.sh"
+		# The administrators' group is not held to the file either: its
+		# session keeps its bits and its confinement, and sudo mends
+		# the file.
+		admin_bashrc="$admin_home/.bashrc"
+		expect_login "$case policy file: ssh $admin (group sudo): bash -c and sudo run" 0 "adminok
+rootok" "$admin_bashrc" "" -- to $admin@127.0.0.1 'bash -c "echo adminok"; sudo -n bash -c "echo rootok"'
+		expect_login "$case policy file: ssh $admin: still locked, confined" 0 "$enforced
+$confined" "$admin_bashrc" "" -- to $admin@127.0.0.1 "$status_cmd"
+		expect_login "$case policy file: ssh $admin: sh /tmp/x.sh is refused by the session's bits" \
+			126 "" "$admin_bashrc" "$(refused trusted-dash /tmp/x.sh)" \
+			-- to $admin@127.0.0.1 "sh /tmp/x.sh"
+		printf '%s\n' "$good_policy" >"$S/good.conf"
+		values=$(trusted-for policy check "$S/good.conf" | sed 's/^.*: ok: //')
+		expect_login "$case policy file: ssh $admin: sudo trusted-for policy install mends it" 0 \
+			"/etc/trustedfor.conf: installed: $values" "$admin_bashrc" "" \
+			-- to $admin@127.0.0.1 "sudo -n trusted-for policy install $S/good.conf"
+		expect_login "$case policy file: mended: ssh $user: bash -c runs again" 0 "$enforced
+$confined" "$bashrc" "" -- to $user@127.0.0.1 "$status_cmd"
 		continue
 	fi
 	expect_login "$case policy file: ssh $user: still locked, confined" 0 "$enforced

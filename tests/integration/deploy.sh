@@ -107,13 +107,13 @@ same() {
 	fi
 }
 
-# The ways in of deploy-sessions.sh (Debian's sshd, its sftp server, cron;
-# ip for its network namespace), installed in this root before the
+# The ways in of deploy-sessions.sh (Debian's sshd, its sftp server, cron,
+# sudo; ip for its network namespace), installed in this root before the
 # snapshot, so that the purge must leave them as they are.  Their
 # postinsts start nothing (policy-rc.d): deploy-sessions.sh starts its own,
 # in a network namespace of its own.  The package lists may be older than
 # the archive: then once more after apt-get update.
-logins=(openssh-server openssh-sftp-server openssh-client cron iproute2)
+logins=(openssh-server openssh-sftp-server openssh-client cron sudo iproute2)
 install_logins() {
 	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d || return
 	apt-get install -y -qq --no-install-recommends "${logins[@]}" ||
@@ -125,11 +125,14 @@ install_logins() {
 start=$SECONDS
 expect "apt-get install ${logins[*]}, no service started" 0 "*" "*" -- install_logins
 echo "# apt-get install: $((SECONDS - start))s"
-# The user and the mounts exist before and after: made first.  /home on a
-# noexec tmpfs, as a deployment must have it; the user's dotfiles Debian's
-# (/etc/skel).
+# The users and the mounts exist before and after: made first.  /home on a
+# noexec tmpfs, as a deployment must have it; the users' dotfiles Debian's
+# (/etc/skel).  tfadmin is an administrator as a cloud image makes one: in
+# Debian's sudo group, sudo without a password.
 mount -t tmpfs -o mode=0755,nosuid,nodev,noexec trustedfor-home /home
 useradd -m -s /bin/bash tfdeploy
+useradd -m -s /bin/bash -G sudo tfadmin
+echo 'tfadmin ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/tfadmin
 make_mounts
 for d in exec noexec; do
 	printf 'print("python ran")\n' >"$TF_TMP/$d/x.py"

@@ -169,8 +169,8 @@ set_policy_file_raw "$(printf 'trustedfor-policy 1\nend\n\n_')"
 for user in nobody root; do
 	uid=$(id -u "$user")
 	in_session "$user" true >/dev/null 2>&1
-	[ "$user" = root ] && means="root is held to its securebits and TRUSTEDFOR_ENFORCE alone" ||
-		means="everything enforced for every user but root"
+	[ "$user" = root ] && means="$(spared_by_bad_file) held to their securebits and TRUSTEDFOR_ENFORCE alone" ||
+		means="everything enforced for every user but $(spared_by_bad_file)"
 	expect_log "a bad policy file, su -l $user: the module's line says what it means, and the fix" \
 		"pam_trustedfor(su-l:session): enforcing user=\"$user\" uid=$uid restrict_file=\"on, locked\" deny_interactive=\"on, locked\" confined=\"yes\" securebits=\"0xf00\" policy_file=\"bad, $means: /etc/trustedfor.conf: line 3: content after 'end'; fix: trusted-for policy edit\""
 done

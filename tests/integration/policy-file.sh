@@ -264,7 +264,7 @@ race() {
 			-e '^trustedfor: refused file=".*" reason="noexec mount" ' \
 			-e '^trustedfor: audit file=".*" reason="noexec mount" ' \
 			-e 'bad policy file, enforcing everything: .*(incomplete)$' \
-			-e '^trustedfor: bad policy file, not enforced for root .*(incomplete)$' \
+			-e '^trustedfor: bad policy file, not enforced for root and group 27 .*(incomplete)$' \
 			"$TF_TMP/err" >/dev/null && other=$((other + 1))
 	done
 	kill "$writer"

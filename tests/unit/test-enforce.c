@@ -48,17 +48,48 @@ struct setting {
 	void (*fn)(const char *what);
 };
 
-/* Who the child is: 0 as the test runs, else uid 65534. */
+/* Who the child is: 0 as the test runs, else uid 65534; in the
+ * administrators' group (admin_gid) beside, or in a user namespace of its
+ * own that maps that gid onto its own. */
 static uid_t child_uid;
+static enum { NO_GROUP, ADMIN_GROUP, ADMIN_GID_IN_USERNS } child_group;
 /* A filter for the child's library to meet, or none. */
 static void (*child_filter)(void);
+
+/* What any user can do: a namespace whose gid_map carries the user's own
+ * gid to the administrators' gid, and that gid taken. */
+static void become_admin_gid_in_userns(void)
+{
+	char map[64];
+
+	/* As a process the user started would be (the change of uid made
+	 * this one non-dumpable, its /proc/self root's). */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0 || unshare(CLONE_NEWUSER) < 0)
+		tap_bail("unshare(CLONE_NEWUSER) as uid 65534");
+	snprintf(map, sizeof(map), "%ld 65534 1\n", tf_admin_gid());
+	if (write_proc("/proc/self/setgroups", "deny") < 0 ||
+	    write_proc("/proc/self/gid_map", map) < 0 ||
+	    write_proc("/proc/self/uid_map", "65534 65534 1\n") < 0 ||
+	    setresgid((gid_t)tf_admin_gid(), (gid_t)tf_admin_gid(), (gid_t)tf_admin_gid()) < 0 ||
+	    getgid() != (gid_t)tf_admin_gid())
+		tap_bail("the administrators' gid in a user namespace");
+}
 
 static void child(void *arg)
 {
 	const struct setting *s = arg;
 
-	if (child_uid)
+	if (child_group == ADMIN_GROUP) {
+		gid_t admin = (gid_t)tf_admin_gid();
+
+		if (setgroups(1, &admin) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0)
+			tap_bail("uid 65534 in the administrators' group");
+	} else if (child_uid) {
 		tap_become_nobody();
+	}
+	if (child_group == ADMIN_GID_IN_USERNS)
+		become_admin_gid_in_userns();
 	if (child_filter)
 		child_filter();
 	if (s->env)
@@ -311,11 +342,41 @@ static void root_bad_policy(const char *what)
 {
 	allowed_both(what);
 	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
-		   "bad policy file, not enforced for root (every other user: everything "
+		   "bad policy file, not enforced for root and group 27 (every other user: everything "
 		   "enforced); fix it with 'trusted-for policy edit': /etc/trustedfor.conf: "
 		   "line 4: content after 'end'",
 		   "%s: the reason is logged, and the fix", what);
 	tap_is_int(log_priority[0], LOG_ERR, "%s: at LOG_ERR", what);
+}
+
+/* An administrator is not held to a bad file either; said so, once. */
+static void admin_bad_policy(const char *what)
+{
+	char want[TRUSTED_FOR_MESSAGE_MAX];
+
+	tap_ok(getuid() == 65534 && geteuid() == 65534, "%s: the child is uid 65534", what);
+	allowed_both(what);
+	snprintf(want, sizeof(want),
+		 "bad policy file, not enforced for root and group %ld (every other user: "
+		 "everything enforced); fix it with 'trusted-for policy edit': "
+		 "/etc/trustedfor.conf: line 4: content after 'end'",
+		 tf_admin_gid());
+	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)", want,
+		   "%s: the reason is logged, and the fix", what);
+}
+
+/* The gid a user's own namespace gives is not the administrators' group. */
+static void userns_admin_bad_policy(const char *what)
+{
+	tap_ok(getgid() == (gid_t)tf_admin_gid(), "%s: the child's gid is %ld there", what,
+	       tf_admin_gid());
+	refused_both(what);
+	/* There the file is not root's either, another reason for the same. */
+	tap_is_str(log_count >= 1 ? log_lines[0] : "(nothing logged)",
+		   "bad policy file, enforcing everything: /etc/trustedfor.conf: owned by "
+		   "uid 65534 here, uid 65534 in the parent user namespace (uid_map 65534 "
+		   "65534 1): only root of the initial one counts",
+		   "%s: logged as everyone's bad file", what);
 }
 
 /* getresuid() answered 0 by a filter, its outputs unwritten. */
@@ -466,6 +527,20 @@ static void root_cases(const char *lacks_securebits)
 			 refused_interactive_only);
 	}
 	child_uid = 65534;
+	child_group = ADMIN_GROUP;
+	in_child("bad policy file, uid 65534 in the administrators' group", 0, NULL, bad,
+		 admin_bad_policy);
+	enforcement_in_child("enforcement: a bad policy file, the administrators' group", 0,
+			     NULL, bad, 0, true);
+	if (!lacks_securebits)
+		in_child("bad policy file, the administrators' group, both securebits",
+			 RESTRICT | DENY, NULL, bad, refused_both);
+	child_group = ADMIN_GID_IN_USERNS;
+	in_child("bad policy file, uid 65534 with the administrators' gid in a user namespace",
+		 0, NULL, bad, userns_admin_bad_policy);
+	child_group = NO_GROUP;
+	in_child("bad policy file, uid 65534 outside the administrators' group", 0, NULL, bad,
+		 refused_both);
 	child_filter = forge_getresuid;
 	in_child("bad policy file, uid 65534, getresuid() forged to 0", 0, NULL, bad,
 		 forged_root);

@@ -584,7 +584,7 @@ int main(void)
 		else {
 			bad_file_line = "bad policy file, enforcing everything";
 			tap_in_child(seed_call_logs, dir);
-			bad_file_line = "bad policy file, not enforced for root (every other user: "
+			bad_file_line = "bad policy file, not enforced for root and group 27 (every other user: "
 					"everything enforced); fix it with 'trusted-for policy edit'";
 			tap_in_child(seed_call_logs, dir);
 		}

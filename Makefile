@@ -19,6 +19,8 @@
 #                 scp, sftp and cron, check enforcement in each, purge
 #   make shells   trusted-dash and trusted-bash (part of every build; the
 #                 compiled trees are cached in /var/tmp/trustedfor-shells)
+#   make deps     what is missing of debian/control's Build-Depends and
+#                 tests/packages, the project's one list (scripts/install-deps.sh)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -29,7 +31,7 @@ FUZZ_SECONDS ?= 20
 all: build
 
 deps:
-	@tools/install-deps.sh
+	@scripts/install-deps.sh
 
 build: deps
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) --werror
@@ -44,15 +46,15 @@ asan: deps
 		-Dc_args=-fno-sanitize-recover=all
 	ninja -C $(ASAN_BUILD)
 
-# tools/deb.sh builds on a copy of the tree outside it, then runs lintian.
+# scripts/deb.sh builds on a copy of the tree outside it, then runs lintian.
 deb: deps
-	TRUSTEDFOR_LIBPYTHON=$(LIBPYTHON) tools/deb.sh $(BUILD)/deb
+	TRUSTEDFOR_LIBPYTHON=$(LIBPYTHON) scripts/deb.sh $(BUILD)/deb
 
 deploy-check: build deb
 	tests/run.py --cmd deploy "tests/integration/deploy.sh $(BUILD)"
 
 demo: build
-	tools/demo.sh $(BUILD)
+	scripts/demo.sh $(BUILD)
 
 # Without the kernel: the quick loop while working on userspace.
 check-fast: build
@@ -84,7 +86,7 @@ guest-check: build
 # .ci/run inside a minimal Debian 12 root, from a clean clone of HEAD: what
 # the project forgets to install fails there.
 check-fresh:
-	tools/check-fresh.sh
+	scripts/check-fresh.sh
 
 kernel-check:
 	kernel/check.sh

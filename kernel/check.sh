@@ -53,10 +53,9 @@ esac
 # kernel/userspace.sh share it).
 kernel_lock
 
-# What the kernel build, the static test program (libseccomp) and the guest
-# need.
-# shellcheck disable=SC2086
-kernel_packages linux-source-6.12 libseccomp-dev $kernel_build_packages
+# The source; the kernel build's tools, libseccomp for the static test
+# program and QEMU come with the project's lists.
+kernel_packages linux-source-6.12
 kernel_tree linux-source-6.12 "$here"/patches/*.patch
 # The same configuration as kernel/userspace.sh's guest of this series, so
 # that one build serves both.

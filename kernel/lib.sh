@@ -11,9 +11,12 @@
 elapsed() { echo "$(($(date +%s) - start))s"; }
 
 # kernel_packages PACKAGE...: installs the missing ones (as root), into
-# $work/apt.log.
+# $work/apt.log, after all the project needs (scripts/install-deps.sh:
+# QEMU, the kernel build's tools).
 kernel_packages() {
 	local missing= p
+	"$repo/scripts/install-deps.sh" all >>"$work/apt.log" 2>&1 ||
+		die "scripts/install-deps.sh failed, see $work/apt.log"
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q '^install ok installed$' || missing="$missing $p"
@@ -31,11 +34,6 @@ kernel_packages() {
 			--no-install-recommends $missing >>"$work/apt.log" 2>&1; } ||
 		die "apt-get install failed, see $work/apt.log"
 }
-
-# The packages every kernel build needs: tinyconfig on x86_64 (objtool),
-# headers_install (rsync), the guests.
-kernel_build_packages="qemu-system-x86 gcc make libc6-dev bc bison flex
-libelf-dev libssl-dev xz-utils patch rsync"
 
 # kernel_tree PACKAGE [PATCH...]: $work/src is Debian's PACKAGE
 # (linux-source-X.Y) unpacked with the patches applied, and $key names that

@@ -113,8 +113,7 @@ case "$work" in
 esac
 [ "$(uname -m)" = x86_64 ] || die "needs an x86_64 host, not $(uname -m)"
 kernel_lock
-# shellcheck disable=SC2086
-kernel_packages $package $kernel_build_packages
+kernel_packages $package
 kernel_tree $package "$@"
 kernel_config "$here/config.fragment" "$here/userspace.fragment"
 kernel_build "$jobs"

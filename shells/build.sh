@@ -5,9 +5,10 @@
 # run by hand too.
 #
 # The source comes from "apt-get source" for the exact version installed on
-# this machine, through an apt configuration private to this build (its own
-# sources list, derived from the host's deb lines, its own lists and cache):
-# the machine's apt configuration and state are left as they are.  The
+# this machine, through an apt configuration private to this build
+# (scripts/debian-source.sh: its own sources list, derived from the host's,
+# its own lists and cache): the machine's apt configuration and state are
+# left as they are.  The
 # unpacked, patched and compiled tree is kept outside the repository and
 # reused as long as the source version, the patches and this script are
 # unchanged: a new public header recompiles only the files that include it,
@@ -23,6 +24,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
+. "$repo/scripts/debian-source.sh"
 work=${TRUSTEDFOR_SHELLS_DIR:-/var/tmp/trustedfor-shells}
 jobs=${TRUSTEDFOR_SHELLS_JOBS:-$(nproc)}
 shell=${1:-}
@@ -48,7 +50,7 @@ version=$(dpkg-query -W -f='${source:Version}' "$shell" 2>/dev/null) ||
 tree_key() {
 	{
 		echo "$shell $version"
-		cat "$here/build.sh" "$here/$shell"/patches/*.patch
+		cat "$here/build.sh" "$repo/scripts/debian-source.sh" "$here/$shell"/patches/*.patch
 	} | sha256sum | cut -c1-12
 	[ -z "$1" ] || echo "$1" | sha256sum | cut -c1-4
 }
@@ -93,41 +95,17 @@ exec 9>"$work/$shell.lock"
 flock 9
 
 # --- Debian packages: what building the two shells needs ------------------
-# (dpkg-dev unpacks; autoconf and automake regenerate dash's build system,
-# as Debian's own build does, since Debian's patches change configure.ac)
-packages="dpkg-dev gcc make libc6-dev patch autoconf automake bison
-libncurses-dev"
-missing=
-for p in $packages; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-		grep -q '^install ok installed$' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (run as root to install them)"
-	say "installing$missing"
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		$missing >"$work/apt-install.log" 2>&1 ||
-		die "apt-get install failed, see $work/apt-install.log"
-fi
+# (debian/control's Build-Depends: dpkg-dev unpacks; autoconf and automake
+# regenerate dash's build system, as Debian's own build does)
+"$repo/scripts/install-deps.sh" build >"$work/apt-install.log" 2>&1 ||
+	die "scripts/install-deps.sh build failed, see $work/apt-install.log"
 
 # --- the source package, through a private apt configuration --------------
 dsc=$work/src/${shell}_${version#*:}.dsc
 if [ ! -r "$dsc" ]; then
-	apt=$work/apt
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$work/src"
-	# deb-src lines for the host's own archives, read from its deb lines.
-	"$here/sources.sh" >"$apt/sources.list" ||
-		die "cannot derive deb-src lines from the host's apt sources"
-	set -- -o "Dir::Etc::sourcelist=$apt/sources.list" \
-		-o Dir::Etc::sourceparts=/nonexistent \
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" \
-		-o Dir::State::status=/var/lib/dpkg/status \
-		-o APT::Sandbox::User=root -q
 	say "fetching the $shell $version source package"
-	apt-get "$@" update >"$work/apt-source.log" 2>&1 &&
-		(cd "$work/src" && apt-get "$@" source --download-only \
-			"$shell=$version") >>"$work/apt-source.log" 2>&1 ||
+	debsrc_update "$work" "$work/apt-source.log" &&
+		debsrc_download "$work" "$shell=$version" "$work/apt-source.log" ||
 		die "apt-get source $shell=$version failed, see $work/apt-source.log"
 fi
 
@@ -137,13 +115,8 @@ if [ ! -f "$tree/built" ]; then
 	say "building trusted-$shell from $shell $version in $tree"
 	rm -rf "$tree"
 	mkdir -p "$tree"
-	# Debian's own patches are applied by dpkg-source; ours come on top.
-	dpkg-source -x "$dsc" "$tree/src" >"$tree/log" 2>&1 ||
-		die "dpkg-source -x $dsc failed, see $tree/log"
-	for p in "$here/$shell"/patches/*.patch; do
-		patch -d "$tree/src" -p1 -s --no-backup-if-mismatch <"$p" >>"$tree/log" 2>&1 ||
-			die "$(basename "$p") does not apply, see $tree/log"
-	done
+	debsrc_unpack "$dsc" "$tree/src" "$tree/log" "$here/$shell"/patches/*.patch ||
+		die "$(tail -n 1 "$tree/log"), see $tree/log"
 	# Debian's compiler flags; the build links the library copied below.
 	eval "$(DEB_BUILD_MAINT_OPTIONS=hardening=+all DEB_CFLAGS_MAINT_APPEND=-Wall \
 		dpkg-buildflags --export=sh)"

@@ -19,9 +19,8 @@
 #
 # The source comes from "apt-get source" for the version of python3.11
 # installed here (Debian's patches applied by dpkg-source), through an apt
-# configuration private to this script (shells/sources.sh derives its deb-src
-# lines from the host's deb lines): the machine's apt configuration and
-# state are left as they are.  When the archive no longer has that exact
+# configuration private to this script (scripts/debian-source.sh): the
+# machine's apt configuration and state are left as they are.  When the archive no longer has that exact
 # version's source (a security update superseded it), the newest source of
 # the same upstream version it has is built instead, and said so.  The tree
 # lives outside the repository, keyed by the source version, the training
@@ -41,6 +40,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+. "$repo/scripts/debian-source.sh"
 work=${TRUSTEDFOR_PYTHON_DIR:-/var/tmp/trustedfor-python}
 jobs=${TRUSTEDFOR_PYTHON_JOBS:-$(nproc)}
 pgo=${TRUSTEDFOR_PYTHON_PGO:-debian}
@@ -66,12 +66,6 @@ version=$(dpkg-query -W -f='${source:Version}' python3.11 2>/dev/null) ||
 	die "python3.11 is not installed: cannot tell which source version to build"
 
 # --- the source package, through a private apt configuration --------------
-apt=$work/apt
-set -- -o "Dir::Etc::sourcelist=$apt/sources.list" \
-	-o Dir::Etc::sourceparts=/nonexistent \
-	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" \
-	-o Dir::State::status=/var/lib/dpkg/status \
-	-o APT::Sandbox::User=root -q
 # The source version actually built: the installed one when its .dsc is
 # here or can be fetched, else the newest of the same upstream version.
 source_version() {
@@ -85,7 +79,7 @@ source_version() {
 key_of() {
 	{
 		echo "python3.11 $1 $pgo"
-		cat "$here/build-libpython.sh"
+		cat "$here/build-libpython.sh" "$repo/scripts/debian-source.sh"
 	} | sha256sum | cut -c1-12
 }
 if [ "$mode" = --tree ]; then
@@ -111,7 +105,7 @@ libreadline-dev libncurses-dev zlib1g-dev libbz2-dev liblzma-dev
 libgdbm-dev libdb-dev tk-dev libssl-dev libexpat1-dev libbluetooth-dev
 libsqlite3-dev libffi-dev uuid-dev systemtap-sdt-dev media-types netbase"
 # shellcheck disable=SC2086 # one package name per word
-"$repo/tools/install-deps.sh" $packages >"$work/apt-install.log" 2>&1 ||
+"$repo/scripts/install-deps.sh" $packages >"$work/apt-install.log" 2>&1 ||
 	die "cannot install the Debian packages it needs, see $work/apt-install.log"
 
 # (A version the archive did not have is asked for again after a day.)
@@ -123,24 +117,18 @@ elif [ -n "$(find "$no_source" -mtime -1 2>/dev/null)" ] && [ -n "$(source_versi
 	fetch=no
 fi
 if [ $fetch = yes ]; then
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$work/src"
-	"$repo/shells/sources.sh" >"$apt/sources.list" ||
-		die "cannot derive deb-src lines from the host's apt sources"
 	say "fetching the python3.11 $version source package"
-	apt-get "$@" update >"$work/apt-source.log" 2>&1 ||
+	debsrc_update "$work" "$work/apt-source.log" ||
 		die "apt-get update failed, see $work/apt-source.log"
-	if ! (cd "$work/src" && apt-get "$@" source --download-only \
-		"python3.11=$version") >>"$work/apt-source.log" 2>&1; then
+	if ! debsrc_download "$work" "python3.11=$version" "$work/apt-source.log"; then
 		# The newest source of the same upstream version the archive has.
-		other=$(apt-cache "$@" showsrc python3.11 2>/dev/null |
-			sed -n 's/^Version: //p' | grep -F "${version%%-*}-" |
+		other=$(debsrc_versions "$work" python3.11 | grep -F "${version%%-*}-" |
 			grep -vxF "$version" | sort -V | tail -1)
 		[ -n "$other" ] ||
 			die "apt-get source python3.11=$version failed, see $work/apt-source.log"
 		say "the archive has no source of $version: building $other instead"
 		touch "$no_source"
-		(cd "$work/src" && apt-get "$@" source --download-only \
-			"python3.11=$other") >>"$work/apt-source.log" 2>&1 ||
+		debsrc_download "$work" "python3.11=$other" "$work/apt-source.log" ||
 			die "apt-get source python3.11=$other failed, see $work/apt-source.log"
 	fi
 fi
@@ -157,7 +145,7 @@ if [ ! -f "$tree/built" ]; then
 	say "building libpython3.11.a from python3.11 $built ($pgo training) in $tree"
 	rm -rf "$tree"
 	mkdir -p "$tree"
-	dpkg-source -x "$work/src/python3.11_${built#*:}.dsc" "$tree/src" >"$tree/log" 2>&1 ||
+	debsrc_unpack "$work/src/python3.11_${built#*:}.dsc" "$tree/src" "$tree/log" ||
 		die "dpkg-source -x failed, see $tree/log"
 	# debian/rules' stamp-patch: Debian's patches change configure.ac.
 	(cd "$tree/src" && rm -rf autom4te.cache configure && autoconf) >>"$tree/log" 2>&1 ||

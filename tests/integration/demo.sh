@@ -6,7 +6,7 @@ trap 'rm -rf "$TF_TMP"' EXIT
 # The demo runs trusted-python, whose leak reports in the ASan build would
 # be CPython's own exit-time allocations (see interpreters/python.sh).
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	"$TF_SRC/tools/demo.sh" "$TF_BUILD" >"$TF_TMP/demo" 2>&1
+	"$TF_SRC/scripts/demo.sh" "$TF_BUILD" >"$TF_TMP/demo" 2>&1
 status=$?
 sed 's/\x1b\[[0-9;]*m//g' "$TF_TMP/demo" >"$TF_TMP/plain"
 [ "$status" = 0 ] && ok "the demo runs to its end" || not_ok "the demo runs to its end (status $status)"

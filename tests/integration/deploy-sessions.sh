@@ -106,7 +106,7 @@ setup "a network namespace with only lo, up" \
 # tmpfs of this namespace, and writes nothing to the host's /dev.  An
 # overlay shows its lower directory without the mounts on it, so each of
 # those is bound again: where /dev is a tmpfs with device nodes bound onto
-# it (tools/check-fresh.sh's root), /dev/null would otherwise be the empty
+# it (scripts/check-fresh.sh's root), /dev/null would otherwise be the empty
 # file under the bind, which a user cannot open.  Root's home as Debian
 # makes it (base-files' dotfiles), not this machine's.
 # shellcheck disable=SC2016

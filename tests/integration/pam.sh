@@ -22,7 +22,7 @@ make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
 export LC_ALL=C
 for tool in pamtester /usr/bin/python3.11 logger; do
 	command -v "$tool" >/dev/null || {
-		not_ok "$tool is installed (tools/install-deps.sh)"
+		not_ok "$tool is installed (scripts/install-deps.sh)"
 		done_testing
 	}
 done

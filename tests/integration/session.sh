@@ -115,7 +115,7 @@ declare -A refusal=(
 )
 attacks=(unshare_U unshare_Urm strace gdb)
 for tool in strace gdb; do
-	command -v "$tool" >/dev/null || not_ok "$tool is installed (tools/install-deps.sh)"
+	command -v "$tool" >/dev/null || not_ok "$tool is installed (scripts/install-deps.sh)"
 done
 
 enforcing="enforce = file,interactive"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/deb.sh [OUTPUT]: build the Debian packages (debian/) and leave the
+# scripts/deb.sh [OUTPUT]: build the Debian packages (debian/) and leave the
 # binary packages in OUTPUT (default build/deb), then run lintian on them.
 #
 # dpkg-buildpackage writes its results beside the source tree and its build

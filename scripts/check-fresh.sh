@@ -3,7 +3,7 @@
 # Debian 12 root made by debootstrap, as on a freshly installed machine.  A
 # package the project uses but forgets to install fails here.
 #
-#   tools/check-fresh.sh [COMMAND...]
+#   scripts/check-fresh.sh [COMMAND...]
 #
 # COMMAND (default .ci/run) runs in the clone, inside the root, as root, with
 # CI, TRUSTEDFOR_NO_SKIP and TRUSTEDFOR_IN_FRESH_ROOT=1 set.  The root runs in
@@ -117,7 +117,7 @@ git clone -q --no-hardlinks "$repo" "$root/srv/trustedfor"
 git -C "$root/srv/trustedfor" -c advice.detachedHead=false checkout -q --detach "$commit"
 [ "$(git -C "$root/srv/trustedfor" rev-parse HEAD)" = "$commit" ] || die "clone is not at $commit"
 {
-	echo "# Written by tools/check-fresh.sh from the host's apt sources."
+	echo "# Written by scripts/check-fresh.sh from the host's apt sources."
 	echo "$sources" | while read -r uri release component; do
 		echo "deb $uri $release $component"
 	done

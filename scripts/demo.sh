@@ -1,7 +1,7 @@
 #!/bin/bash
 # make demo: the checks and their enforcement on real mounts, in a private
 # mount namespace (a user namespace too when not root), so nothing here
-# touches the host's mounts.  Usage: tools/demo.sh BUILD_DIR
+# touches the host's mounts.  Usage: scripts/demo.sh BUILD_DIR
 set -u
 build=$(cd "${1:-build}" && pwd) || exit 1
 if [ -z "${TF_DEMO_INSIDE:-}" ]; then

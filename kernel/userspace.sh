@@ -77,7 +77,8 @@ die() {
 #                         caller cannot read, which is no kernel's change;
 #                         and the guest's root is an overlay, where the loader
 #                         guard takes the libraries for other files than
-#                         those mapped (SECURITY.md) and refuses them first
+#                         those mapped (docs/interpreters-security.md) and
+#                         refuses them first
 host_only="python-cpython-tests lua-compat shells-compat.sh bash-testsuite python-basics
 install.sh test-threads policy-file.sh session.sh loaders.sh loader-window.sh"
 # make check (TRUSTEDFOR_GUEST_SET=ci) leaves these to the host too, so that

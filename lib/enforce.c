@@ -91,8 +91,8 @@ static void log_verdict(const struct trusted_for_verdict *v, int fd,
  * before main()), in both cases before any code it allows runs.
  *
  * The prctl()'s 0 is one return value, which a filter of the user's own
- * gives as well (found by review on 2026-12-06: the launcher stayed
- * dumpable, its memory open).  The kernel's own word is the owner procfs
+ * gives as well, which would leave the launcher dumpable and its memory
+ * open.  The kernel's own word is the owner procfs
  * shows for the process's memory file, read into a buffer poisoned as
  * "dumpable": its effective uid while dumpable, root of its namespace (or
  * of the initial one) once not.  A process of effective uid 0 needs no

@@ -107,8 +107,8 @@ static int parse_groups(const char *list, struct creds *c)
  * Read from /proc/thread-self/status, a buffer the kernel fills: geteuid(),
  * getegid() and getgroups() are return values, which a seccomp filter of
  * the user's own answers with 0 and an empty list, and a group without the
- * execute bit then falls through to the "other" bits (found by review on
- * 2026-12-05).  The thread's own: each thread has its credentials.
+ * execute bit would then fall through to the "other" bits.  The thread's
+ * own: each thread has its credentials.
  */
 static int get_creds(struct creds *c)
 {
@@ -311,7 +311,7 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
  * overflow id (65534), which the caller may show too (its own id mapped to
  * 65534, a supplementary group not mapped, no map yet): "the caller owns
  * it" cannot then be told from "nobody here does", which the kernel, that
- * compares the real ids, tells apart (found by review on 2026-12-05).  An
+ * compares the real ids, tells apart.  An
  * ACL's entries are compared with ids too; outside the initial namespace
  * they are not trusted at all.  The "other" class compares nothing.
  */
@@ -360,11 +360,11 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 	*why = NULL;
 	/*
 	 * The kernel's no is final.  Its yes is one return value, which a
-	 * seccomp filter of the user's own can give (found by review on
-	 * 2026-12-05: a mode 0644 file under policy 2, a memfd without the
-	 * execute bit under policy 1): it counts only if the mode and the ACL
-	 * give the caller the execute permission too.  That the file has no
-	 * ACL is itself one return value (ENODATA): see trusted_for(3), BUGS.
+	 * seccomp filter of the user's own can give (for a mode 0644 file
+	 * under policy 2, or a memfd without the execute bit under policy 1):
+	 * it counts only if the mode and the ACL give the caller the execute
+	 * permission too.  That the file has no ACL is itself one return value
+	 * (ENODATA): see trusted_for(3), BUGS.
 	 */
 	if (!noexec_mount &&
 	    syscall(SYS_faccessat2, fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) < 0 &&

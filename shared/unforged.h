@@ -14,8 +14,8 @@
  * gets the same answer.  So a 0 counts only if the same open, made again
  * while the first is held, gives another descriptor: the kernel never
  * hands out one in use, and a filter can answer only 0 or an error.  (Asking
- * fcntl() beforehand whether 0 was open was a return value too, which a
- * filter answered with EBADF: found by review on 2026-12-05.)
+ * fcntl() beforehand whether 0 was open would not do: its answer is a
+ * return value too, which a filter can make EBADF.)
  */
 static inline int tf_unforged(int fd, int again)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A prototype of the enlightened PT_INTERP (SECURITY.md, "Shared objects and
- * the dynamic loader"), built for bench/loaders/startup.sh and one case of
+ * A prototype of the enlightened PT_INTERP (docs/interpreters-security.md,
+ * "Shared objects and the dynamic loader"), built for bench/loaders/startup.sh and one case of
  * tests/integration/loaders.sh, never installed.
  *
  * The kernel maps a program and the interpreter its PT_INTERP names, and

@@ -25,7 +25,8 @@
  * file: the loader read the flags as it mapped the object, and the
  * object's own relocations, which come before this, may have rewritten
  * the copy in memory since.  What relocations can do to the loader's own
- * memory is beyond any check of the program's (SECURITY.md).
+ * memory is beyond any check of the program's
+ * (docs/interpreters-security.md).
  */
 #define _GNU_SOURCE
 #include <elf.h>

@@ -24,7 +24,8 @@
  *    the object's initialisers: a launcher refuses to start with them set.
  *  - LD_AUDIT likewise; but the loader runs an audit object's
  *    initialisers while it starts, before any preinit array, so this
- *    refusal comes after them (see SECURITY.md: what still gets through).
+ *    refusal comes after them (see docs/interpreters-security.md: what still
+ *    gets through).
  * The same holds for the loader run as a program with its own --preload,
  * --library-path or --audit.  Nothing is enforced: objects are still
  * checked when LD_PRELOAD is set, so that auditing sees them.

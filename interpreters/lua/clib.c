@@ -10,6 +10,10 @@
  * ask the enforcement layer about that descriptor and load that very file.
  * Everything else (search order, symbol names, results, messages) is
  * loadlib.c's of Lua 5.4.
+ *
+ * Origin: the searchers and loadlib follow loadlib.c of Lua 5.4.4,
+ * Copyright (C) 1994-2022 Lua.org, PUC-Rio, under the MIT licence
+ * (debian/copyright), changed to load the descriptor that was checked.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

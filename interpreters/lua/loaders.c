@@ -10,6 +10,12 @@
  * message.  The originals are unreachable from Lua afterwards: they were
  * only stored in _G and in package.searchers.  debug.debug(), a prompt on
  * stdin, is asked about as interactive code.
+ *
+ * Origin: the replacements follow Lua 5.4.4's own (luaL_loadfilex and its
+ * reader in lauxlib.c, dofile and loadfile in lbaselib.c, the Lua searcher
+ * and searchpath in loadlib.c, debug.debug in ldblib.c), Copyright (C)
+ * 1994-2022 Lua.org, PUC-Rio, under the MIT licence (debian/copyright),
+ * changed to read from the descriptor that was checked.
  */
 #define _GNU_SOURCE
 #include <errno.h>

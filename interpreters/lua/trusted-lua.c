@@ -15,6 +15,12 @@
  * messages prefixed with argv[0], exit status 1 on errors.  A refusal that
  * is not caught by the script ends the program with status 126 and one
  * line, "trusted-lua: FILE: not trusted for execution: REASON".
+ *
+ * Origin: this file follows lua.c of Lua 5.4.4, Copyright (C) 1994-2022
+ * Lua.org, PUC-Rio, under the MIT licence (debian/copyright): most of its
+ * functions, from the message handler, docall and the option scan to the
+ * REPL and pmain, are lua.c's, some renamed, changed where code enters
+ * (the checked entry points above).
  */
 #define _GNU_SOURCE
 #include <signal.h>

@@ -4,7 +4,7 @@
 # build: profile-guided and link-time optimised), from Debian's own source
 # package, keeping the link-time-optimisation bytecode in its objects (fat
 # LTO objects), so that trusted-python linked to it with -flto gets the
-# interpreter Debian's python3.11 is (bench/python.md, "The 2% target").
+# interpreter Debian's python3.11 is (bench/python.md).
 #
 # Not part of the default build, of CI or of any test: it compiles CPython
 # twice (instrumented, then with the profile) and links it with LTO on one

@@ -12,6 +12,14 @@
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
  * statuses.
+ *
+ * Origin: the entry points follow Modules/main.c (pymain_run_python and
+ * the functions it calls) and Python/pythonrun.c (set_main_loader, the run
+ * of a file or a .pyc) of CPython 3.11, Copyright (c) 2001-2023 Python
+ * Software Foundation, under the PSF License Agreement (debian/copyright).
+ * The changes: the script, a .pyc and PYTHONSTARTUP are read from the
+ * descriptor that was checked instead of being reopened by path, and -c,
+ * stdin and the REPL are asked about as interactive code first.
  */
 #define _GNU_SOURCE
 #define PY_SSIZE_T_CLEAN

@@ -1,7 +1,7 @@
 #!/usr/bin/python3.11
 """stall-and-patch.py FIFO OBJECT SYMBOL-OFFSET ABSOLUTE -- COMMAND...
 
-The attack on a launcher's first instructions (SECURITY.md, "The
+The attack on a launcher's first instructions (docs/security-detail.md, "The
 launchers' memory"): COMMAND ends by executing the launcher with
 LD_PRELOAD=FIFO, so the dynamic loader stops in the FIFO's read before any
 code of the launcher runs.

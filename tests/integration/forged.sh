@@ -134,7 +134,7 @@ done
 # confined session no filter can be installed.  Elsewhere (--no-confine, or
 # the policy file alone) the library lists the file's directory, a buffer
 # no such filter can fill: the file is listed, so the ENOENT was not the
-# kernel's (found by review on 2026-12-05).  A filter that also answers
+# kernel's.  A filter that also answers
 # getdents64() gives a listing without ".", or none, and fails closed too.
 for policy in 1 3; do
 	set_policy_file "policy = $policy"$'\n'"enforce = file,interactive"
@@ -188,7 +188,8 @@ done
 # A yes of the kernel's is one return value.  faccessat2() answered 0 (the
 # emulation of policies 1 and 2) and execveat(AT_EXECVE_CHECK) answered 0
 # (policy 3) count only when the mode and ACL give the caller the execute
-# permission too (found by review on 2026-12-05).
+# permission too: a filter can give that 0 for a file the caller may write
+# but not execute.
 printf 'print("ran")\n' >"$X/plain.lua"
 chmod 0644 "$X/plain.lua"
 # Someone else's file that uid 65534 may write but not execute.
@@ -230,10 +231,10 @@ expect "policy 3, nobody: control: the same file without the filter: refused" 12
 	${as[nobody]} "$lua" "$X/theirs.lua"
 expect "policy 3, root: control: root may execute it, under the filter too" 0 "ran" "" -- \
 	"$forge" check-fd=0 "$lua" "$X/theirs.lua"
-# The confirmation's own inputs, forged with the yes (found by review on
-# 2026-12-05): a capget() that fills nothing read as CAP_DAC_OVERRIDE, and
-# a geteuid()/getegid()/getgroups() of 0 moved uid 65534 out of the file's
-# group, whose bits refuse, into the "other" class, whose bits allow.
+# The confirmation's own inputs, forged with the yes: a capget() that fills
+# nothing must not read as CAP_DAC_OVERRIDE, and a geteuid()/getegid()/
+# getgroups() of 0 must not move uid 65534 out of the file's group, whose
+# bits refuse, into the "other" class, whose bits allow.
 printf 'print("ran")\n' >"$X/group.lua"
 chown 1000:65534 "$X/group.lua" && chmod 0765 "$X/group.lua"
 # Named in an ACL entry without the execute bit; "other" may execute.

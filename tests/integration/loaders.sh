@@ -242,7 +242,7 @@ trusted-lua: LD_LIBRARY_PATH: $var" \
 	e "OPENSSL_CONF into inc" 126 "" "inc: OPENSSL_CONF: $var" \
 		$as "${ENF[@]}" env OPENSSL_CONF="$N/openssl.cnf" "$inc" "$X/ok.lua"
 	# What still gets through: the loader runs an audit object's
-	# initialisers before any code of the program (SECURITY.md).
+	# initialisers before any code of the program (docs/interpreters-security.md).
 	e "known gap: LD_AUDIT runs before the launcher can refuse" 42 "EVIL RAN" "*" \
 		$as "${ENF[@]}" env LD_AUDIT="$N/pwn.so" "$lua" "$N/evil.py"
 	# Nor can anything come before the loader's relocation of a preloaded

@@ -197,8 +197,8 @@ static void bound_procfs_sysctl(void)
 /*
  * A filter makes openat2() "succeed" with 0, which is the process's stdin:
  * here another procfs file, opened close-on-exec as a launcher opens its
- * script when stdin was closed, and fcntl() says that 0 is closed (found
- * by review on 2026-12-05).  With fds 0..2 closed, as a daemon has them, a
+ * script when stdin was closed, and fcntl() says that 0 is closed, which
+ * a filter can say as easily.  With fds 0..2 closed, as a daemon has them, a
  * real open may return 0 and must still count.
  */
 static void forged_stdin(void)

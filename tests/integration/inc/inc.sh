@@ -76,8 +76,8 @@ for who in root nobody; do
 		$as bash -c 'printf "+\n" | "$0" /dev/stdin' "$inc"
 done
 # Under policy 0 every file passes the check, a pipe too; it is still
-# interactive code (found by review on 2026-12-05), from the policy file
-# alone as from a locked session.
+# interactive code, since passing the check does not make a pipe a file,
+# from the policy file alone as from a locked session.
 set_policy_file "policy = 0"$'\n'"enforce = interactive"
 for who in root nobody; do
 	as=

@@ -109,7 +109,7 @@ events = []
 sys.addaudithook(lambda e, a: events.append((e, a if e in ("open", "import") else None)))
 import json.tool, zipfile, email.mime.text
 # An extension module is loaded from its checked descriptor, and its
-# import event names that: /proc/self/fd/N (see SECURITY.md).
+# import event names that: /proc/self/fd/N (see docs/interpreters-security.md).
 def shown(e, a):
     if e == "import" and a[1] and (a[1].endswith(".so") or a[1].startswith("/proc/self/fd/")):
         return a[:1]

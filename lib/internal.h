@@ -18,6 +18,8 @@
  *   mount_namespace.c  is a descriptor's mount one of this process's
  *   exec_permission.c  may the effective credentials execute the file
  *   userns.c           this process's uid map
+ *   spared.c           whom a bad policy file does not bind: root and the
+ *                      administrators' group
  *   check.c            the kernel probe and the check's three backends
  *   policy_file.c      the policy file: its syntax, owner and contents
  *   config.c           the configuration in force: policy file, environment,

@@ -4,7 +4,8 @@ extra TAP-producing command, and ends with one line: N passed, N failed.
 
 A TAP line "ok N - what # SKIP why" is a case that did not run; with CI=true
 or TRUSTEDFOR_NO_SKIP=1 it counts as a failure, so that a missing privilege
-or package can never pass.  A test that exits non-zero, prints no case, or
+or package can never pass.  This is the one place that rule is decided:
+tests/lib.sh's not_run and tests/tap.h's tap_not_run only report the skip.  A test that exits non-zero, prints no case, or
 prints fewer cases than its plan counts as a failure too.
 
 A line "ok N - what # N/A not applicable on this kernel: why" is a case the

@@ -5,8 +5,9 @@ extra TAP-producing command, and ends with one line: N passed, N failed.
 A TAP line "ok N - what # SKIP why" is a case that did not run; with CI=true
 or TRUSTEDFOR_NO_SKIP=1 it counts as a failure, so that a missing privilege
 or package can never pass.  This is the one place that rule is decided:
-tests/lib.sh's not_run and tests/tap.h's tap_not_run only report the skip.  A test that exits non-zero, prints no case, or
-prints fewer cases than its plan counts as a failure too.
+tests/lib.sh's not_run and tests/tap.h's tap_not_run only report the skip.
+A test that exits non-zero, prints no case, or prints fewer cases than its
+plan counts as a failure too.
 
 A line "ok N - what # N/A not applicable on this kernel: why" is a case the
 running kernel cannot have (decided by a probe: tests/lib.sh's kernel_lacks,
@@ -21,6 +22,7 @@ nor as skipped, and each kernel's summary line gives the count.
   --exclude NAME         leave out the Meson test NAME of the next --build
                          (kernel/userspace.sh: the tests left to the host)
   --only NAME            run only the Meson tests so named of the next --build
+                         (a NAME that is no test there counts as a failure)
   --suite SUITE          run only the Meson tests of SUITE of the next --build
   --no-suite SUITE       leave out the Meson tests of SUITE of the next --build
                          (--only, --suite and --no-suite are Meson's own

@@ -4,8 +4,10 @@ extra TAP-producing command, and ends with one line: N passed, N failed.
 
 A TAP line "ok N - what # SKIP why" is a case that did not run; with CI=true
 or TRUSTEDFOR_NO_SKIP=1 it counts as a failure, so that a missing privilege
-or package can never pass.  A test that exits non-zero, prints no case, or
-prints fewer cases than its plan counts as a failure too.
+or package can never pass.  This is the one place that rule is decided:
+tests/lib.sh's not_run and tests/tap.h's tap_not_run only report the skip.
+A test that exits non-zero, prints no case, or prints fewer cases than its
+plan counts as a failure too.
 
 A line "ok N - what # N/A not applicable on this kernel: why" is a case the
 running kernel cannot have (decided by a probe: tests/lib.sh's kernel_lacks,
@@ -20,6 +22,12 @@ nor as skipped, and each kernel's summary line gives the count.
   --exclude NAME         leave out the Meson test NAME of the next --build
                          (kernel/userspace.sh: the tests left to the host)
   --only NAME            run only the Meson tests so named of the next --build
+                         (a NAME that is no test there counts as a failure)
+  --suite SUITE          run only the Meson tests of SUITE of the next --build
+  --no-suite SUITE       leave out the Meson tests of SUITE of the next --build
+                         (--only, --suite and --no-suite are Meson's own
+                         selection: meson test --list; after the last --build,
+                         these and --exclude apply to that one)
   --start LABEL COMMAND  start a command that prints TAP now, beside what
                          follows (80 minutes' time limit: a kernel build and a
                          guest); its output is read where "--wait LABEL"
@@ -186,11 +194,32 @@ def read_tap(totals, label, run, lines):
           flush=True)
 
 
-def meson_tests(totals, build, exclude, only, factor):
+def selected(build, select):
+    """The names of the tests that meson test would run with SELECT: its
+    --suite and --no-suite options and test names."""
+    out = subprocess.run(["meson", "test", "-C", build, "--list", "--no-rebuild"] + select,
+                         check=True, capture_output=True, text=True).stdout
+    return {line.rsplit(" / ", 1)[-1] for line in out.splitlines() if " / " in line}
+
+
+def meson_tests(totals, build, exclude, only, suites, factor):
     out = subprocess.run(["meson", "introspect", "--tests", build], check=True,
                          capture_output=True, text=True).stdout
-    for test in json.loads(out):
-        if test["name"] in exclude or (only and test["name"] not in only):
+    tests = json.loads(out)
+    names = {test["name"] for test in tests}
+    for name in sorted(only - names):
+        label = f"{os.path.basename(build)}/{name}"
+        print(f"# --- {label}: no such test", flush=True)
+        totals.count("failed")
+        totals.failures.append(f"{label}: no such test")
+        totals.emit(False, label, "no such test")
+    chosen = names
+    if only and not only & names:
+        chosen = set()
+    elif only or suites:
+        chosen = selected(build, suites + sorted(only & names))
+    for test in tests:
+        if test["name"] in exclude or test["name"] not in chosen:
             print(f"# --- {os.path.basename(build)}/{test['name']}: left out", flush=True)
             continue
         env = dict(os.environ)
@@ -205,41 +234,66 @@ def summary(c):
     return f"{c.passed} passed, {c.failed} failed{skipped}"
 
 
+# Each option and the number of arguments it takes.
+ARITY = {"--section": 1, "--exclude": 1, "--only": 1, "--suite": 1, "--no-suite": 1,
+         "--timeout-factor": 1, "--build": 1, "--start": 2, "--wait": 1, "--cmd": 2}
+SELECTION = ("--exclude", "--only", "--suite", "--no-suite")
+USAGE = ("usage: run.py [--tap] [--timeout-factor N] [--section LABEL] "
+         "[--exclude NAME | --only NAME | --suite SUITE | --no-suite SUITE]... [--build DIR]... "
+         "[--cmd LABEL COMMAND]... [--start LABEL COMMAND ... --wait LABEL]")
+
+
+def parse(argv):
+    """The options in order, each with its arguments; the selection given
+    after the last --build moved before it ("--build build --only cli.sh")."""
+    actions = []
+    i = 0
+    while i < len(argv):
+        n = ARITY.get(argv[i])
+        if n is None or i + n >= len(argv):
+            sys.exit(USAGE)
+        actions.append((argv[i], argv[i + 1:i + 1 + n]))
+        i += 1 + n
+    builds = [k for k, (option, _) in enumerate(actions) if option == "--build"]
+    if builds:
+        last = builds[-1]
+        rest = actions[last + 1:]
+        actions = (actions[:last] + [a for a in rest if a[0] in SELECTION] + [actions[last]]
+                   + [a for a in rest if a[0] not in SELECTION])
+    return actions
+
+
 def main(argv):
     # Interrupted, the run takes its started commands (a guest) down with it.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     totals = Totals(tap="--tap" in argv)
-    argv = [a for a in argv if a != "--tap"]
-    exclude, only = set(), set()
+    actions = parse([a for a in argv if a != "--tap"])
+    exclude, only, suites = set(), set(), []
     started = {}
     atexit.register(lambda: [run.kill() for run, _ in started.values()])
     factor = 1
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--section" and i + 1 < len(argv):
-            totals.section(argv[i + 1])
-        elif argv[i] == "--exclude" and i + 1 < len(argv):
-            exclude.add(argv[i + 1])
-        elif argv[i] == "--only" and i + 1 < len(argv):
-            only.add(argv[i + 1])
-        elif argv[i] == "--timeout-factor" and i + 1 < len(argv):
-            factor = int(argv[i + 1])
-        elif argv[i] == "--build" and i + 1 < len(argv):
-            meson_tests(totals, argv[i + 1], exclude, only, factor)
-            exclude, only = set(), set()
-        elif argv[i] == "--start" and i + 2 < len(argv):
-            started[argv[i + 1]] = start_tap(argv[i + 2], timeout=4800 * factor)
-            i += 1
-        elif argv[i] == "--wait" and argv[i + 1:i + 2] and argv[i + 1] in started:
-            wait_tap(totals, argv[i + 1], started.pop(argv[i + 1]))
-        elif argv[i] == "--cmd" and i + 2 < len(argv):
-            run_tap(totals, argv[i + 1], ["sh", "-c", argv[i + 2]], timeout=1800 * factor)
-            i += 1
+    for option, args in actions:
+        if option == "--section":
+            totals.section(args[0])
+        elif option == "--exclude":
+            exclude.add(args[0])
+        elif option == "--only":
+            only.add(args[0])
+        elif option in ("--suite", "--no-suite"):
+            suites += [option, args[0]]
+        elif option == "--timeout-factor":
+            factor = int(args[0])
+        elif option == "--build":
+            meson_tests(totals, args[0], exclude, only, suites, factor)
+            exclude, only, suites = set(), set(), []
+        elif option == "--start":
+            started[args[0]] = start_tap(args[1], timeout=4800 * factor)
+        elif option == "--wait" and args[0] in started:
+            wait_tap(totals, args[0], started.pop(args[0]))
+        elif option == "--cmd":
+            run_tap(totals, args[0], ["sh", "-c", args[1]], timeout=1800 * factor)
         else:
-            sys.exit("usage: run.py [--tap] [--timeout-factor N] [--section LABEL] "
-                     "[--exclude NAME | --only NAME]... [--build DIR]... [--cmd LABEL COMMAND]... "
-                     "[--start LABEL COMMAND ... --wait LABEL]")
-        i += 2
+            sys.exit(USAGE)
     for label, (run, _) in started.items():
         run.kill()
         sys.exit(f"run.py: --start {label} without --wait {label}")

@@ -48,17 +48,16 @@ static inline void __attribute__((format(printf, 2, 3))) tap_ok(int pass, const 
 	fflush(stdout);
 }
 
-/* A case that could not run: a failure under CI, a skip elsewhere. */
+/*
+ * A case that could not run, reported as a skip: tests/run.py, the one
+ * place that decides, counts it as a failure under CI (CI=true or
+ * TRUSTEDFOR_NO_SKIP=1).
+ */
 static inline void tap_not_run(const char *what, const char *why)
 {
-	const char *ci = getenv("CI"), *strict = getenv("TRUSTEDFOR_NO_SKIP");
-
-	if ((ci && !strcmp(ci, "true")) || (strict && *strict)) {
-		tap_ok(0, "%s (not run: %s)", what, why);
-	} else {
-		tap_n++;
-		printf("ok %d - %s # SKIP not run: %s\n", tap_n, what, why);
-	}
+	tap_n++;
+	printf("ok %d - %s # SKIP not run: %s\n", tap_n, what, why);
+	fflush(stdout);
 }
 
 #define tap_is_int(got, want, ...)                                            \

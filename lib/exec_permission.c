@@ -67,87 +67,11 @@ static FILE *proc_stream(const char *path)
 	return f;
 }
 
-/*
- * The caller's filesystem ids and every supplementary group (up to
- * NGROUPS_MAX, 65536), which the kernel judges permission by.
- */
-struct creds {
-	uid_t uid;
-	gid_t gid;
-	gid_t *groups;
-	int ngroups;
-};
-
-/* "Groups:" line's list: "\t1 2 3 \n", or "\t\n" for none. */
-static int parse_groups(const char *list, struct creds *c)
+/* The caller's filesystem ids and groups, which the kernel judges
+ * permission by, come from creds.c. */
+static int in_group(const struct tf_creds *c, gid_t gid)
 {
-	const char *p = list;
-	int n = 0;
-
-	for (; *p; p++)
-		n += *p >= '0' && *p <= '9' && (p == list || p[-1] == ' ' || p[-1] == '\t');
-	c->groups = malloc((size_t)(n ? n : 1) * sizeof(gid_t));
-	if (!c->groups)
-		return -1;
-	for (p = list; c->ngroups < n;) {
-		char *end;
-		unsigned long g = strtoul(p, &end, 10);
-
-		if (end == p || g > UINT32_MAX) {
-			p++;
-			continue;
-		}
-		c->groups[c->ngroups++] = (gid_t)g;
-		p = end;
-	}
-	return 0;
-}
-
-/*
- * Read from /proc/thread-self/status, a buffer the kernel fills: geteuid(),
- * getegid() and getgroups() are return values, which a seccomp filter of
- * the user's own answers with 0 and an empty list, and a group without the
- * execute bit would then fall through to the "other" bits.  The thread's
- * own: each thread has its credentials.
- */
-static int get_creds(struct creds *c)
-{
-	FILE *f = proc_stream("thread-self/status");
-	char *line = NULL;
-	size_t cap = 0;
-	int have = 0;
-
-	c->groups = NULL;
-	c->ngroups = 0;
-	if (!f)
-		return -1;
-	while (have != 7 && getline(&line, &cap, f) > 0) {
-		unsigned int real, effective, saved, fs;
-
-		if (sscanf(line, "Uid: %u %u %u %u", &real, &effective, &saved, &fs) == 4) {
-			c->uid = fs;
-			have |= 1;
-		} else if (sscanf(line, "Gid: %u %u %u %u", &real, &effective, &saved, &fs) == 4) {
-			c->gid = fs;
-			have |= 2;
-		} else if (!strncmp(line, "Groups:", 7) && !(have & 4)) {
-			if (parse_groups(line + 7, c) < 0)
-				break;
-			have |= 4;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (have != 7) {
-		errno = EPROTO;
-		return -1;
-	}
-	return 0;
-}
-
-static int in_group(const struct creds *c, gid_t gid)
-{
-	if (gid == c->gid)
+	if (gid == c->fsgid)
 		return 1;
 	for (int i = 0; i < c->ngroups; i++)
 		if (c->groups[i] == gid)
@@ -259,7 +183,7 @@ static ssize_t read_acl(int fd, char **out)
  * The kernel's ACL walk for execute permission.  1 allowed, 0 refused, -1
  * the ACL is malformed (which the kernel would never store).
  */
-static int acl_allows(const struct creds *c, const void *acl, size_t n,
+static int acl_allows(const struct tf_creds *c, const void *acl, size_t n,
 		      const struct stat *st)
 {
 	const unsigned char *buf = acl;
@@ -280,7 +204,7 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
 		switch (e.tag) {
 		case ACL_USER_OBJ: owner = x; break;
 		case ACL_USER:
-			if (e.id == c->uid)
+			if (e.id == c->fsuid)
 				named = x;
 			break;
 		case ACL_GROUP_OBJ:
@@ -296,7 +220,7 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
 		default: return -1;
 		}
 	}
-	if (st->st_uid == c->uid)
+	if (st->st_uid == c->fsuid)
 		return owner == 1;
 	if (named >= 0)
 		return named && mask;
@@ -315,22 +239,22 @@ static int acl_allows(const struct creds *c, const void *acl, size_t n,
  * ACL's entries are compared with ids too; outside the initial namespace
  * they are not trusted at all.  The "other" class compares nothing.
  */
-static int ids_known(const struct creds *c, const struct stat *st, int acl)
+static int ids_known(const struct tf_creds *c, const struct stat *st, int acl)
 {
 	int initial = 0;
 
 	if (acl)
 		return owner_mapped(st, &initial) && initial;
-	if (st->st_uid == c->uid)
+	if (st->st_uid == c->fsuid)
 		return uid_mapped(st->st_uid, NULL);
 	if (in_group(c, st->st_gid))
 		return gid_mapped(st->st_gid, NULL);
 	return 1;
 }
 
-static int mode_allows(const struct creds *c, const struct stat *st)
+static int mode_allows(const struct tf_creds *c, const struct stat *st)
 {
-	if (st->st_uid == c->uid)
+	if (st->st_uid == c->fsuid)
 		return (st->st_mode & S_IXUSR) != 0;
 	if (in_group(c, st->st_gid))
 		return (st->st_mode & S_IXGRP) != 0;
@@ -340,19 +264,19 @@ static int mode_allows(const struct creds *c, const struct stat *st)
 /* Exposed for the tests of the ACL's bounds: 1, 0, or -1 malformed. */
 int tf_acl_allows(const void *acl, size_t n, const struct stat *st)
 {
-	struct creds c;
+	struct tf_creds c;
 	int r = -1;
 
-	if (get_creds(&c) == 0)
+	if (tf_creds_read(&c) == 0)
 		r = acl_allows(&c, acl, n, st);
-	free(c.groups);
+	tf_creds_free(&c);
 	return r;
 }
 
 int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 		       const char **why)
 {
-	struct creds c;
+	struct tf_creds c;
 	char *acl = NULL;
 	ssize_t n;
 	int allowed, saved_errno = errno;
@@ -380,20 +304,20 @@ int tf_exec_permission(int fd, const struct stat *st, int noexec_mount,
 		allowed = 1;
 	} else if (n == 0 && !(st->st_mode & 0111)) {
 		allowed = 0;
-	} else if (get_creds(&c) < 0) {
-		free(c.groups);
+	} else if (tf_creds_read(&c) < 0) {
+		tf_creds_free(&c);
 		free(acl);
 		*why = "cannot read the caller's ids";
 		return -1;
 	} else if (!ids_known(&c, st, n > 0)) {
-		free(c.groups);
+		tf_creds_free(&c);
 		free(acl);
 		*why = "its owner or group is not mapped in this user namespace";
 		errno = EACCES;
 		return -1;
 	} else {
 		allowed = n > 0 ? acl_allows(&c, acl, (size_t)n, st) : mode_allows(&c, st);
-		free(c.groups);
+		tf_creds_free(&c);
 	}
 	free(acl);
 	if (allowed < 0) {

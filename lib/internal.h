@@ -13,6 +13,7 @@
  *   filesystems.c      which filesystems hold code, by f_type
  *   procfs.c           a file of procfs that no mount stands in for, and
  *                      opens that a filter cannot forge
+ *   creds.c            this thread's ids, as procfs shows them
  *   mount_point.c      /proc/self/mountinfo, and the mount point of a
  *                      descriptor, for messages
  *   mount_namespace.c  is a descriptor's mount one of this process's
@@ -113,6 +114,18 @@ int tf_mount_namespace_of(uint64_t mount_id);
  * procfs) with errno. */
 int tf_proc_open(const char *path);
 int tf_proc_root(void);
+
+/* creds.c: this thread's real, effective and filesystem ids and its
+ * supplementary groups, from /proc/thread-self/status (0, or -1 with
+ * errno); the groups are the caller's to free with tf_creds_free(). */
+struct tf_creds {
+	uid_t ruid, euid, fsuid;
+	gid_t rgid, egid, fsgid;
+	gid_t *groups;
+	int ngroups;
+};
+int tf_creds_read(struct tf_creds *c);
+void tf_creds_free(struct tf_creds *c);
 
 /* spared.c: whether a bad policy file binds this process (0) or not (1:
  * root, or the administrators' group, admin_gid); who that is, in words

@@ -7,20 +7,17 @@
  * neither, and locks out the people who can mend it: where root cannot log
  * in, an administrator's ssh session runs "bash -c" before sudo does.
  *
- * Asked of the process's credentials at every decision, and only while the
+ * Asked of the thread's credentials at every decision, and only while the
  * file is bad: a process that drops them is held to the file again.  The
- * ids come in buffers the kernel fills, poisoned first: a seccomp filter of
- * the user's own can make a system call return any number (a supervisor
- * answers getgid() with 27) but cannot write the caller's memory.  And only
- * where uid 0 is root of the initial user namespace (userns.c): a user's
- * own namespace maps their gid to any number they like, but it cannot map
- * root, and a namespace that maps root was made by root.
+ * ids are the kernel's words in procfs (creds.c): a seccomp filter can make
+ * getresgid() return any number and a preloaded libfakeroot answers it from
+ * the environment.  And only where uid 0 is root of the initial user
+ * namespace (userns.c): a user's own namespace maps their gid to any number
+ * they like, but it cannot map root, and a namespace that maps root was
+ * made by root.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -39,39 +36,27 @@ long tf_admin_gid(void)
 	return TF_ADMIN_GID;
 }
 
-static int in_admin_group(void)
+static int in_admin_group(const struct tf_creds *c)
 {
-	gid_t real = (gid_t)-1, effective = (gid_t)-1, saved = (gid_t)-1;
-	gid_t few[64], *list = few;
-	int n, got, found = 0;
-
-	if (TF_ADMIN_GID < 0 || getresgid(&real, &effective, &saved) < 0)
+	if (TF_ADMIN_GID < 0)
 		return 0;
-	if (real == (gid_t)TF_ADMIN_GID || effective == (gid_t)TF_ADMIN_GID)
+	if (c->rgid == (gid_t)TF_ADMIN_GID || c->egid == (gid_t)TF_ADMIN_GID)
 		return 1;
-	n = getgroups(0, NULL);
-	/* The kernel's NGROUPS_MAX; a larger count is a forged one. */
-	if (n <= 0 || n > 65536)
-		return 0;
-	if (n > (int)(sizeof(few) / sizeof(few[0])) && !(list = malloc(sizeof(*list) * (size_t)n)))
-		return 0;
-	memset(list, 0xff, sizeof(*list) * (size_t)n);
-	got = getgroups(n, list);
-	for (int i = 0; i < got && i < n && !found; i++)
-		found = list[i] == (gid_t)TF_ADMIN_GID;
-	if (list != few)
-		free(list);
-	return found;
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == (gid_t)TF_ADMIN_GID)
+			return 1;
+	return 0;
 }
 
 __attribute__((noinline, cold)) int tf_spared_by_bad_file(void)
 {
-	uid_t real = (uid_t)-1, effective = (uid_t)-1, saved = (uid_t)-1;
 	char why[TRUSTED_FOR_MESSAGE_MAX];
+	struct tf_creds c;
+	int spared;
 
-	if (getresuid(&real, &effective, &saved) < 0)
+	if (tf_creds_read(&c) < 0)
 		return 0;
-	if (!(real == 0 && effective == 0) && !in_admin_group())
-		return 0;
-	return tf_root_is_initial(why, sizeof(why)) == 1;
+	spared = (c.ruid == 0 && c.euid == 0) || in_admin_group(&c);
+	tf_creds_free(&c);
+	return spared && tf_root_is_initial(why, sizeof(why)) == 1;
 }

@@ -255,6 +255,26 @@ out:
 
 #define WHO_MAX 300
 
+/* Root, or a member of the administrators' group (admin_gid): those whom
+ * neither a bad policy file nor this module's own failure holds. */
+static bool administrator(pam_handle_t *pamh, const struct passwd *pw)
+{
+	char why[REASON_MAX];
+
+	(void)pamh;
+	return pw->pw_uid == 0 ||
+	       (tf_admin_gid() >= 0 && in_group(pw, (gid_t)tf_admin_gid(), why) == 1);
+}
+
+/* "root and group 27 (sudo)" */
+static void administrators(pam_handle_t *pamh, char *out, size_t size)
+{
+	const struct group *gr =
+		tf_admin_gid() < 0 ? NULL : pam_modutil_getgrgid(pamh, (gid_t)tf_admin_gid());
+
+	tf_spared_who(out, size, gr ? gr->gr_name : NULL);
+}
+
 /*
  * The policy file, judged now (sshd reads the library once and lives on):
  * nothing when it is good or absent; when bad, what it holds this user to
@@ -266,19 +286,14 @@ static void policy_note(pam_handle_t *pamh, char *out, size_t size,
 			const struct passwd *pw)
 {
 	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
-	char problem[TRUSTED_FOR_MESSAGE_MAX], who[320], why[REASON_MAX];
-	const struct group *gr = NULL;
-	bool spared = pw->pw_uid == 0;
+	char problem[TRUSTED_FOR_MESSAGE_MAX], who[320];
+	bool spared = administrator(pamh, pw);
 
 	out[0] = '\0';
 	if (trusted_for_read_policy_file(-1, 0, &c) < 0 ||
 	    c.file_state != TRUSTED_FOR_FILE_FAIL_CLOSED)
 		return;
-	if (tf_admin_gid() >= 0) {
-		gr = pam_modutil_getgrgid(pamh, (gid_t)tf_admin_gid());
-		spared = spared || in_group(pw, (gid_t)tf_admin_gid(), why) == 1;
-	}
-	tf_spared_who(who, sizeof(who), gr ? gr->gr_name : NULL);
+	administrators(pamh, who, sizeof(who));
 	tf_quoted(problem, sizeof(problem), c.file_problem);
 	snprintf(out, size, " policy_file=\"bad, %s %s: %s; fix: trusted-for policy edit\"",
 		 spared ? who : "everything enforced for every user but",
@@ -286,29 +301,16 @@ static void policy_note(pam_handle_t *pamh, char *out, size_t size,
 		 problem);
 }
 
-static int open_session(pam_handle_t *pamh, int argc, const char **argv,
-			char *who, char *why)
+static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
+			   const struct passwd *pw, const char *who, char *why)
 {
 	struct config c;
-	const void *item = NULL, *service = NULL;
-	const struct passwd *pw;
+	const void *service = NULL;
 	unsigned int now = 0;
 	const char *confined = "no";
-	char name[256], note[TRUSTED_FOR_MESSAGE_MAX + 1024];
+	char note[TRUSTED_FOR_MESSAGE_MAX + 1024];
 	int r;
 
-	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS || !item) {
-		reason(why, "no user in this PAM transaction");
-		return PAM_SESSION_ERR;
-	}
-	tf_quoted(name, sizeof(name), item);
-	pw = pam_modutil_getpwnam(pamh, item);
-	if (!pw) {
-		snprintf(who, WHO_MAX, "user=\"%s\"", name);
-		reason(why, "user not found");
-		return PAM_SESSION_ERR;
-	}
-	snprintf(who, WHO_MAX, "user=\"%s\" uid=%u", name, (unsigned int)pw->pw_uid);
 	if (parse(argc, argv, &c, why) < 0)
 		return PAM_SESSION_ERR;
 	r = in_scope(pamh, &c, pw, why);
@@ -365,16 +367,47 @@ static int open_session(pam_handle_t *pamh, int argc, const char **argv,
 	return PAM_SUCCESS;
 }
 
+/*
+ * A session the module cannot enforce as its line asks is refused: for
+ * every user but root and the administrators' group, whom this module's
+ * own failure (a misspelt option, a kernel without the exec securebits, a
+ * filter that does not load) must not lock out, as a bad policy file does
+ * not: they can become root and mend it, and on a server where root cannot
+ * log in they are the only way in.  They are let in unenforced, with the
+ * reason at LOG_ERR.
+ */
 PAM_EXTERN __attribute__((visibility("default"))) int
 pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-	char who[WHO_MAX] = "user=\"\"", why[REASON_MAX] = "";
+	char who[WHO_MAX] = "user=\"\"", why[REASON_MAX] = "", name[256], admins[320];
+	const void *item = NULL;
+	const struct passwd *pw;
 	int r;
 
 	(void)flags;
-	r = open_session(pamh, argc, argv, who, why);
-	if (r == PAM_SESSION_ERR)
-		pam_syslog(pamh, LOG_ERR, "refused %s reason=\"%s\"", who, why);
+	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS || !item) {
+		pam_syslog(pamh, LOG_ERR, "refused %s reason=\"no user in this PAM transaction\"",
+			   who);
+		return PAM_SESSION_ERR;
+	}
+	tf_quoted(name, sizeof(name), item);
+	pw = pam_modutil_getpwnam(pamh, item);
+	if (!pw) {
+		pam_syslog(pamh, LOG_ERR, "refused user=\"%s\" reason=\"user not found\"", name);
+		return PAM_SESSION_ERR;
+	}
+	snprintf(who, WHO_MAX, "user=\"%s\" uid=%u", name, (unsigned int)pw->pw_uid);
+	r = enforce_session(pamh, argc, argv, pw, who, why);
+	if (r != PAM_SESSION_ERR)
+		return r;
+	if (administrator(pamh, pw)) {
+		administrators(pamh, admins, sizeof(admins));
+		pam_syslog(pamh, LOG_ERR,
+			   "not enforced %s reason=\"%s\"; %s are let in to mend it",
+			   who, why, admins);
+		return PAM_IGNORE;
+	}
+	pam_syslog(pamh, LOG_ERR, "refused %s reason=\"%s\"", who, why);
 	return r;
 }
 

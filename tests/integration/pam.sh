@@ -40,6 +40,15 @@ sed -i "s|^nobody:\([^:]*\):65534:65534:\([^:]*\):[^:]*:[^:]*\$|nobody:\1:65534:
 grep -qx "nobody:x:65534:65534:nobody:$X:/bin/bash" /etc/passwd ||
 	{ not_ok "give uid 65534 a home and a shell in /etc/passwd"; done_testing; }
 echo "trustedfor-pam:x:64990:nobody" >>/etc/group
+# An administrator: a member of group 27 (Debian's sudo, the build's
+# admin_gid), which this module's own failure, like a bad policy file,
+# does not lock out.
+echo "trustedfor-admin:x:64991:64991::$X:/bin/bash" >>/etc/passwd &&
+	echo "trustedfor-admin:*:19000:0:99999:7:::" >>/etc/shadow &&
+	awk -F: -v OFS=: '$3 == 27 { $4 = $4 == "" ? "trustedfor-admin" : $4 ",trustedfor-admin" } 1' \
+		/etc/group >"$TF_TMP/group" && cat "$TF_TMP/group" >/etc/group &&
+	id -G trustedfor-admin | grep -qw 27 ||
+	{ not_ok "a user trustedfor-admin in group 27"; done_testing; }
 
 # /dev/log: there may be no syslog daemon, and its messages are the host's.
 # An overlay on /dev gives a file to mount this test's socket on; the
@@ -149,6 +158,10 @@ if kernel_lacks exec-securebits; then
 	expect "no exec securebits: su -l fails" 1 "" "$SESSION_ERR" -- in_session nobody true
 	expect_log "... and the log says the kernel lacks them" \
 		"pam_trustedfor(su-l:session): refused user=\"nobody\" uid=65534 reason=\"cannot set the securebits: Operation not permitted (this kernel has no exec securebits: Linux 6.14 or later needed)\""
+	expect "no exec securebits: an administrator (group 27) is let in, unenforced" 0 "" "" \
+		-- in_session trustedfor-admin true
+	expect_log "... and the log says why" \
+		"pam_trustedfor(su-l:session): not enforced user=\"trustedfor-admin\" uid=64991 reason=\"cannot set the securebits: Operation not permitted (this kernel has no exec securebits: Linux 6.14 or later needed)\"; $(spared_by_bad_file) are let in to mend it"
 	done_testing
 fi
 
@@ -336,15 +349,20 @@ expect "pamtester: ... and opens uid 65534's" 0 \
 expect_log "... logged" \
 	"pam_trustedfor(trustedfor-test:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on\" deny_interactive=\"off\" confined=\"no\" securebits=\"0x100\""
 
-# Every configuration it cannot carry out fails the session, as root and
-# as uid 65534, with one line that says why.
+# Every configuration it cannot carry out fails the session of uid 65534,
+# with one line that says why; root and an administrator (group 27) are
+# let in unenforced, with the same reason at LOG_ERR: the module's own
+# failure locks out none of those who can mend it.
 fails() {
 	local what=$1 reason=$2 user
 	shift 2
-	for user in nobody root; do
-		expect "$what: su -l $user fails" 1 "" "$SESSION_ERR" -- "$@" su -l "$user" -c true
+	expect "$what: su -l nobody fails" 1 "" "$SESSION_ERR" -- "$@" su -l nobody -c true
+	expect_log "... and the log says why" \
+		"pam_trustedfor(su-l:session): refused user=\"nobody\" uid=65534 reason=\"$reason\""
+	for user in root trustedfor-admin; do
+		expect "$what: su -l $user is let in, unenforced" 0 "" "" -- "$@" su -l "$user" -c true
 		expect_log "... and the log says why" \
-			"pam_trustedfor(su-l:session): refused user=\"$user\" uid=$(id -u "$user") reason=\"$reason\""
+			"pam_trustedfor(su-l:session): not enforced user=\"$user\" uid=$(id -u "$user") reason=\"$reason\"; $(spared_by_bad_file) are let in to mend it"
 	done
 }
 service su-l restrict_file bogus

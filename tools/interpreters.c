@@ -284,11 +284,25 @@ static void describe(struct found *f, const char *path)
 	/* O_NONBLOCK: a FIFO under an interpreter's name must not hang us. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
+		int error = errno;
+
 		f->state = UNKNOWN;
-		snprintf(f->why, sizeof(f->why), "cannot read it: %s", strerror(errno));
-		snprintf(f->text, sizeof(f->text), "unknown (%s)", f->why);
+		snprintf(f->why, sizeof(f->why), "cannot read it: %s", strerror(error));
 		fd = open(path, O_PATH | O_CLOEXEC);
-		if (fd >= 0 && fstat(fd, &st) == 0) {
+		if (fd >= 0 && fstat(fd, &st) < 0) {
+			close(fd);
+			fd = -1;
+		}
+		/* The launchers are installed execute-only (mode 0711): a user
+		 * cannot read one, root can. */
+		if (fd >= 0 && error == EACCES && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 0111) == 0111 && !(st.st_mode & 0004))
+			snprintf(f->why, sizeof(f->why),
+				 "execute-only, mode %04o, as the launchers are "
+				 "installed: root's status tells",
+				 (unsigned int)(st.st_mode & 07777));
+		snprintf(f->text, sizeof(f->text), "unknown (%s)", f->why);
+		if (fd >= 0) {
 			who_runs(fd, &st, f->only, sizeof(f->only));
 			add_who(f, &st);
 		}

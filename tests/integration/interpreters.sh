@@ -73,7 +73,7 @@ for user in root nobody; do
 	if [ "$user" = root ]; then
 		inc_line="interpreter: inc ($b/inc): enlightened"
 	else
-		inc_line="interpreter: inc ($b/inc): unknown (cannot read it: Permission denied)"
+		inc_line="interpreter: inc ($b/inc): unknown (execute-only, mode 0711, as the launchers are installed: root's status tells)"
 	fi
 	# A name is listed once, from the first directory that has it (the
 	# one a command runs); a directory named twice is read once.
@@ -122,7 +122,7 @@ expect "nobody: what it cannot read is unknown, unless only root or a group may 
 not enlightened: 6 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
 root's only: 1 (bash.distrib)
 group $group only: 1 (perl.distrib)
-unknown: 1 (inc: cannot read it: Permission denied)" "" -- interpreters_short "$k" as_nobody
+unknown: 1 (inc: execute-only, mode 0711, as the launchers are installed: root's status tells)" "" -- interpreters_short "$k" as_nobody
 expect "--verbose: who may run them, and the mode" 0 \
 	"interpreter: bash.distrib ($k/bash.distrib): not enlightened (not an ELF file), root's only (mode 0700)
 interpreter: dash.distrib ($k/dash.distrib): not enlightened (not an ELF file)

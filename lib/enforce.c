@@ -109,18 +109,11 @@ static atomic_int memory_state;
 
 static int memory_closed(void)
 {
+	uid_t r = (uid_t)-1, e = (uid_t)-1, s = (uid_t)-1;
 	char why[TRUSTED_FOR_MESSAGE_MAX];
-	struct tf_creds c;
 	struct statx sx;
-	uid_t e;
 
-	/* The kernel's words (creds.c), not getresuid()'s, which a preloaded
-	 * object answers. */
-	if (tf_creds_read(&c) < 0)
-		return 0;
-	e = c.euid;
-	tf_creds_free(&c);
-	if (e == (uid_t)-1)
+	if (getresuid(&r, &e, &s) < 0 || e == (uid_t)-1)
 		return 0;
 	if (e == 0)
 		return 1;

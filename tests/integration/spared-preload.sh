@@ -14,6 +14,9 @@ enter_private_namespace "$@"
 
 export LC_ALL=C
 unset TRUSTEDFOR_ENFORCE
+# In a sanitizer build, ASan insists on coming first among the objects
+# (loaders.sh): let the preloaded one come first, as in a normal build.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0
 lua=$TF_BUILD/interpreters/lua/trusted-lua
 python=$TF_BUILD/interpreters/python/trusted-python
 dash=$TF_BUILD/shells/trusted-dash

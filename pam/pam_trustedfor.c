@@ -257,11 +257,10 @@ out:
 
 /* Root, or a member of the administrators' group (admin_gid): those whom
  * neither a bad policy file nor this module's own failure holds. */
-static bool administrator(pam_handle_t *pamh, const struct passwd *pw)
+static bool administrator(const struct passwd *pw)
 {
 	char why[REASON_MAX];
 
-	(void)pamh;
 	return pw->pw_uid == 0 ||
 	       (tf_admin_gid() >= 0 && in_group(pw, (gid_t)tf_admin_gid(), why) == 1);
 }
@@ -287,12 +286,13 @@ static void policy_note(pam_handle_t *pamh, char *out, size_t size,
 {
 	struct trusted_for_config c = TRUSTED_FOR_CONFIG_INIT;
 	char problem[TRUSTED_FOR_MESSAGE_MAX], who[320];
-	bool spared = administrator(pamh, pw);
+	bool spared;
 
 	out[0] = '\0';
 	if (trusted_for_read_policy_file(-1, 0, &c) < 0 ||
 	    c.file_state != TRUSTED_FOR_FILE_FAIL_CLOSED)
 		return;
+	spared = administrator(pw);
 	administrators(pamh, who, sizeof(who));
 	tf_quoted(problem, sizeof(problem), c.file_problem);
 	snprintf(out, size, " policy_file=\"bad, %s %s: %s; fix: trusted-for policy edit\"",
@@ -400,7 +400,7 @@ pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	r = enforce_session(pamh, argc, argv, pw, who, why);
 	if (r != PAM_SESSION_ERR)
 		return r;
-	if (administrator(pamh, pw)) {
+	if (administrator(pw)) {
 		administrators(pamh, admins, sizeof(admins));
 		pam_syslog(pamh, LOG_ERR,
 			   "not enforced %s reason=\"%s\"; %s are let in to mend it",

@@ -199,6 +199,12 @@ void tf_policy_load(const char *path, struct tf_policy_file *f);
 #ifndef TF_DEFAULT_POLICY
 #define TF_DEFAULT_POLICY TRUSTED_FOR_POLICY_ALL
 #endif
+/* The administrators' group (spared.c): meson's admin_gid, else Debian's
+ * sudo, for builds of the library's files outside meson (the fuzzer, the
+ * guest's programs). */
+#ifndef TF_ADMIN_GID
+#define TF_ADMIN_GID 27
+#endif
 /* The one command that mends a bad file, named wherever one is reported. */
 #define TF_POLICY_FIX "trusted-for policy edit"
 

@@ -133,6 +133,9 @@ mount -t tmpfs -o mode=0755,nosuid,nodev,noexec trustedfor-home /home
 useradd -m -s /bin/bash tfdeploy
 useradd -m -s /bin/bash -G sudo tfadmin
 echo 'tfadmin ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/tfadmin
+# sudo looks its host's name up, and this namespace has no resolver: the
+# name in /etc/hosts, as an installer writes it.
+grep -qw -- "$(hostname)" /etc/hosts || echo "127.0.1.1	$(hostname)" >>/etc/hosts
 make_mounts
 for d in exec noexec; do
 	printf 'print("python ran")\n' >"$TF_TMP/$d/x.py"

@@ -453,7 +453,7 @@ static void explain_kernel_denial(int fd, unsigned int policy,
 static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 {
 	static const char trusted[] = ": trusted for execution";
-	char mnt[4096], name[256], text[128];
+	char mnt[4096], name[256];
 
 	/*
 	 * A shell says this for every file it sources: no snprintf() here
@@ -477,7 +477,7 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 		tf_printable(v->detail, sizeof(v->detail), mnt);
 	if (v->reason == TRUSTED_FOR_ERROR && !v->detail[0])
 		snprintf(v->detail, sizeof(v->detail), "%s",
-			 tf_strerror(v->error, text, sizeof(text)));
+			 tf_strerror(v->error));
 	tf_printable(name, sizeof(name), raw);
 	snprintf(v->message, sizeof(v->message),
 		 "%s: not trusted for execution: %s", name,
@@ -492,7 +492,6 @@ static void describe(struct trusted_for_verdict *v, int fd, const char *raw)
 int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backend,
 		    const char *name, struct trusted_for_verdict *v)
 {
-	char text[128];
 	const char *internal = NULL;
 	struct statfs sfs;
 	struct stat st;
@@ -517,7 +516,7 @@ int tf_check_stream(int fd, unsigned int policy, enum trusted_for_backend backen
 	v->error = EACCES;
 	snprintf(v->detail, sizeof(v->detail), "%s",
 		 internal ? internal : known ? file_type(st.st_mode) :
-					       tf_strerror(errno, text, sizeof(text)));
+					       tf_strerror(errno));
 	describe(v, fd, name);
 	errno = EACCES;
 	return -1;

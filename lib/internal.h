@@ -27,7 +27,6 @@
  *                      caller, securebits
  *   trusted_for.c      the seed call and the check's public faces
  *   enforce.c          run or refuse, and the audit log
- *   confine.c          the confined session's seccomp filter
  */
 #ifndef TRUSTEDFOR_INTERNAL_H
 #define TRUSTEDFOR_INTERNAL_H
@@ -54,8 +53,8 @@ void tf_abi_copy(void *caller, const void *full, size_t full_size);
 int tf_verdict_out(struct trusted_for_verdict *v,
 		   const struct trusted_for_verdict *full, int r);
 
-/* log.c: strerror() for threads; the result is buf or a static string. */
-const char *tf_strerror(int error, char *buf, size_t size);
+/* log.c: strerror() for threads and every locale: constant text. */
+const char *tf_strerror(int error);
 
 /* A line longer than this is cut (documented in trusted_for(3)). */
 #define TF_LOG_LINE_MAX 4096

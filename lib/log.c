@@ -45,13 +45,16 @@ static void default_log(int priority, const char *line)
 }
 
 /*
- * strerror() may share one buffer between threads; the library is
- * documented thread-safe, so it uses GNU strerror_r(), which returns either
- * a static string or buf.
+ * strerror() may share one buffer between threads, and the library is
+ * documented thread-safe; strerrordesc_np() returns constant text.  Never
+ * translated: a log line or a refusal reads the same in every locale that
+ * an interpreter (bash, for one) sets from the environment.
  */
-const char *tf_strerror(int error, char *buf, size_t size)
+const char *tf_strerror(int error)
 {
-	return strerror_r(error, buf, size);
+	const char *text = strerrordesc_np(error);
+
+	return text ? text : "unknown error";
 }
 
 void tf_log(int priority, const char *fmt, ...)

@@ -21,6 +21,8 @@
 #ifndef SECBIT_EXEC_DENY_INTERACTIVE_LOCKED
 #define SECBIT_EXEC_DENY_INTERACTIVE_LOCKED (1U << 11)
 #endif
+/* Each exec bit's lock is the next bit up. */
+#define TF_SECBIT_LOCKS(bits) ((bits) << 1)
 
 #ifndef MFD_NOEXEC_SEAL
 #define MFD_NOEXEC_SEAL 0x0008U /* Linux 6.3 */

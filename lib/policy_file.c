@@ -293,7 +293,7 @@ static void absent(struct tf_policy_file *c)
 static int listed(const char *path, char *why, size_t size)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
-	char dir[4096], text[128];
+	char dir[4096];
 	int fd, found = 0, dot = 0, error = 0;
 	size_t cap = 16384;
 	char *buf = malloc(cap);
@@ -310,7 +310,7 @@ static int listed(const char *path, char *why, size_t size)
 	fd = TF_UNFORGED(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
 	if (fd < 0) {
 		snprintf(why, size, "absent, and %.200s cannot be listed to confirm it: %s", dir,
-			 tf_strerror(errno, text, sizeof(text)));
+			 tf_strerror(errno));
 		free(buf);
 		return -1;
 	}
@@ -339,7 +339,7 @@ static int listed(const char *path, char *why, size_t size)
 		return 1;
 	if (n < 0) {
 		snprintf(why, size, "absent, and %.200s cannot be listed to confirm it: %s", dir,
-			 tf_strerror(error, text, sizeof(text)));
+			 tf_strerror(error));
 		return -1;
 	}
 	if (!dot) {
@@ -360,13 +360,12 @@ static int listed(const char *path, char *why, size_t size)
 __attribute__((noinline)) static int check_owner(int fd, int content_only, off_t *size,
 						 struct tf_policy_file *c)
 {
-	char text[128];
 	struct stat st;
 
 	/* Poisoned: a filter that fakes success without filling it fails. */
 	memset(&st, 0, sizeof(st));
 	if (fstat(fd, &st) < 0)
-		return fail(c, "cannot stat: %s", tf_strerror(errno, text, sizeof(text)));
+		return fail(c, "cannot stat: %s", tf_strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return fail(c, "not a regular file");
 	*size = st.st_size;
@@ -384,11 +383,11 @@ __attribute__((noinline)) static int check_owner(int fd, int content_only, off_t
 __attribute__((noinline, cold)) static void open_failed(const char *path, int error,
 							struct tf_policy_file *c)
 {
-	char why[TRUSTED_FOR_MESSAGE_MAX], text[128];
+	char why[TRUSTED_FOR_MESSAGE_MAX];
 	int listing;
 
 	if (error != ENOENT)
-		fail(c, "cannot open: %s", error == ELOOP ? "a symbolic link" : tf_strerror(error, text, sizeof(text)));
+		fail(c, "cannot open: %s", error == ELOOP ? "a symbolic link" : tf_strerror(error));
 	else if ((listing = listed(path, why, sizeof(why))) < 0)
 		fail(c, "%s", why);
 	else if (listing)
@@ -414,7 +413,6 @@ __attribute__((noinline, cold)) static void name_the_file(const char *path,
  */
 void tf_policy_read(int fd, int content_only, struct tf_policy_file *c)
 {
-	char text[128];
 	char *buf = NULL;
 	size_t len = 0, cap;
 	ssize_t n = 0;
@@ -450,7 +448,7 @@ void tf_policy_read(int fd, int content_only, struct tf_policy_file *c)
 		len += (size_t)n;
 	}
 	if (n < 0)
-		fail(c, "cannot read: %s", tf_strerror(errno, text, sizeof(text)));
+		fail(c, "cannot read: %s", tf_strerror(errno));
 	else if (len > (size_t)size)
 		fail(c, "grew while it was read (incomplete)");
 	else

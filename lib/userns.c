@@ -78,13 +78,12 @@ int tf_uid_map_parse(const char *buf, struct tf_uid_map *m)
 
 static int open_map(char *why, size_t size)
 {
-	char text[128];
 	int fd = tf_proc_open("self/uid_map");
 
 	if (fd < 0)
 		snprintf(why, size, "cannot read /proc/self/uid_map: %s",
 			 errno == EXDEV ? "not procfs, or something mounted over it" :
-					  tf_strerror(errno, text, sizeof(text)));
+					  tf_strerror(errno));
 	return fd;
 }
 
@@ -96,7 +95,6 @@ static int open_map(char *why, size_t size)
 int tf_root_is_initial(char *why, size_t size)
 {
 	struct statx sx;
-	char text[128];
 	int proc = tf_proc_root(), r, error;
 
 	if (proc < 0) {
@@ -104,7 +102,7 @@ int tf_root_is_initial(char *why, size_t size)
 			snprintf(why, size, "cannot tell the user namespace: /proc is not procfs");
 		else
 			snprintf(why, size, "cannot tell the user namespace: /proc: %s",
-				 tf_strerror(errno, text, sizeof(text)));
+				 tf_strerror(errno));
 		return -1;
 	}
 	memset(&sx, 0, sizeof(sx));
@@ -117,7 +115,7 @@ int tf_root_is_initial(char *why, size_t size)
 	close(proc);
 	if (r < 0) {
 		snprintf(why, size, "cannot tell the user namespace: /proc/self: %s",
-			 tf_strerror(error, text, sizeof(text)));
+			 tf_strerror(error));
 		return -1;
 	}
 	if ((sx.stx_mask & (STATX_TYPE | STATX_UID)) != (STATX_TYPE | STATX_UID) ||
@@ -131,7 +129,7 @@ int tf_root_is_initial(char *why, size_t size)
 
 int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)
 {
-	char buf[TF_UID_MAP_MAX * 40], text[128];
+	char buf[TF_UID_MAP_MAX * 40];
 	size_t len = 0;
 	ssize_t n;
 	int fd = open_map(why, size), error;
@@ -149,7 +147,7 @@ int tf_uid_map_read(struct tf_uid_map *m, char *why, size_t size)
 	buf[len] = '\0';
 	if (n < 0 || strlen(buf) != len || tf_uid_map_parse(buf, m) < 0) {
 		snprintf(why, size, "cannot read /proc/self/uid_map: %s",
-			 n < 0 ? tf_strerror(error, text, sizeof(text)) : "unexpected content");
+			 n < 0 ? tf_strerror(error) : "unexpected content");
 		return -1;
 	}
 	return 0;

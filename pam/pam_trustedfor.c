@@ -3,7 +3,7 @@
  * pam_trustedfor: a PAM session module that turns enforcement on for a
  * login session.  It sets the exec securebits (and their locks) in the
  * process that opens the session and, if asked, confines it with
- * trusted_for_confine_session().  Both are inherited across fork() and
+ * tf_session_confine() (session/).  Both are inherited across fork() and
  * execve(), so they reach the user's shell when the caller forks the
  * session's processes from the thread that called pam_open_session():
  * login, su and sshd all do (see pam_trustedfor(8)).
@@ -35,7 +35,6 @@
 #include "internal.h"
 #include "missing.h"
 #include "printable.h"
-#include "securebits.h"
 #include "session.h"
 #include "trustedfor.h"
 
@@ -215,14 +214,14 @@ static int runtime_dir_noexec(uid_t uid, char *why)
 	if (fd < 0 && errno == ENOENT)
 		return 0;
 	if (fd < 0) {
-		snprintf(why, REASON_MAX, "%s: %s", dir, tf_error_text(errno));
+		snprintf(why, REASON_MAX, "%s: %s", dir, tf_strerror(errno));
 		return -1;
 	}
 	snprintf(at, sizeof(at), "/proc/self/fd/%d", fd);
 	memset(&sx, 0, sizeof(sx));
 	if (fstatvfs(fd, &sv) < 0 ||
 	    statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) < 0) {
-		snprintf(why, REASON_MAX, "%s: %s", dir, tf_error_text(errno));
+		snprintf(why, REASON_MAX, "%s: %s", dir, tf_strerror(errno));
 		goto out;
 	}
 	if (sv.f_flag & ST_NOEXEC) {
@@ -233,7 +232,7 @@ static int runtime_dir_noexec(uid_t uid, char *why)
 	    !(sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
 		if (mount(at, at, NULL, MS_BIND, NULL) < 0) {
 			snprintf(why, REASON_MAX, "cannot bind %s onto itself: %s", dir,
-				 tf_error_text(errno));
+				 tf_strerror(errno));
 			goto out;
 		}
 		close(fd);
@@ -243,7 +242,7 @@ static int runtime_dir_noexec(uid_t uid, char *why)
 	if (fd < 0 || mount(NULL, at, NULL, MS_REMOUNT | MS_BIND | MS_NOEXEC | mount_flags(sv.f_flag),
 			    NULL) < 0 ||
 	    fstatvfs(fd, &sv) < 0 || !(sv.f_flag & ST_NOEXEC)) {
-		snprintf(why, REASON_MAX, "cannot make %s noexec: %s", dir, tf_error_text(errno));
+		snprintf(why, REASON_MAX, "cannot make %s noexec: %s", dir, tf_strerror(errno));
 		goto out;
 	}
 	r = 0;
@@ -322,7 +321,7 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 	}
 	if (c.noexec_runtime_dir && runtime_dir_noexec(pw->pw_uid, why) < 0)
 		return PAM_SESSION_ERR;
-	if (c.bits && tf_securebits_set(c.bits, &now, why, REASON_MAX) < 0)
+	if (c.bits && tf_session_set_bits(c.bits, &now, why, REASON_MAX) < 0)
 		return PAM_SESSION_ERR;
 	/*
 	 * A caller that opens the session in a process that goes on needing
@@ -344,11 +343,11 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 	if (c.confine && tf_session_confined()) {
 		confined = "inherited";
 	} else if (c.confine) {
-		if (trusted_for_confine_session(0) < 0) {
+		if (tf_session_confine() < 0) {
 			int err = errno;
 
 			snprintf(why, REASON_MAX, "cannot confine the session: %s",
-				 tf_error_text(err));
+				 tf_strerror(err));
 			return PAM_SESSION_ERR;
 		}
 		confined = "yes";

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What every command of trusted-for shares: the exit statuses, the command
- * table's row, one-line messages and the small parsers (cli.c).  A command
- * file includes this and the public header, nothing of the library's own.
+ * table's row, one-line messages and the small parsers (cli.c).
  */
 #ifndef TRUSTED_FOR_CLI_H
 #define TRUSTED_FOR_CLI_H
@@ -19,14 +18,6 @@
 #define EXIT_RUN_FAILED 125
 #define EXIT_CANNOT_EXECUTE 126
 #define EXIT_NOT_FOUND 127
-
-/*
- * The exec securebits, as Linux 6.14's <linux/securebits.h> numbers them
- * (Debian 12's headers predate them); each bit's lock is the next bit up.
- */
-#define CLI_SECBIT_RESTRICT_FILE (1U << 8)
-#define CLI_SECBIT_DENY_INTERACTIVE (1U << 10)
-#define CLI_SECBIT_LOCK(bits) ((bits) << 1)
 
 /*
  * One row of the command table (trusted-for.c), defined in the command's

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "securebits.h"
 #include "session.h"
 
 /*
@@ -21,7 +20,7 @@
  * once procfs shows one filter more: a filter of the user's own can
  * answer seccomp() 0 without loading anything.  Inside a confined session
  * (a login's, a root run's) the filter refuses a second one; that is the
- * confinement only where proven (shared/session.c): a filter of the
+ * confinement only where proven (session/state.c): a filter of the
  * user's own could refuse it too, and answer every probe as the
  * confinement does.
  */
@@ -34,7 +33,7 @@ static int confine_session(void)
 			  "seccomp filters in /proc/self/status");
 		return -1;
 	}
-	if (trusted_for_confine_session(0) == 0) {
+	if (tf_session_confine() == 0) {
 		if (tf_seccomp_filters() == before + 1)
 			return 0;
 		cli_error("run: cannot confine the session: the filter was reported "
@@ -71,9 +70,9 @@ static int cmd_run(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "+fil", opts, NULL)) != -1) {
 		if (c == 'f')
-			bits |= CLI_SECBIT_RESTRICT_FILE;
+			bits |= SECBIT_EXEC_RESTRICT_FILE;
 		else if (c == 'i')
-			bits |= CLI_SECBIT_DENY_INTERACTIVE;
+			bits |= SECBIT_EXEC_DENY_INTERACTIVE;
 		else if (c == 'l')
 			lock = 1;
 		else if (c == 'n')
@@ -88,8 +87,8 @@ static int cmd_run(int argc, char **argv)
 	if (!lock && !confine)
 		return usage_error("run: --no-confine goes with --lock");
 	if (lock)
-		bits |= CLI_SECBIT_LOCK(bits);
-	if (tf_securebits_set(bits, &now, why, sizeof(why)) < 0) {
+		bits |= TF_SECBIT_LOCKS(bits);
+	if (tf_session_set_bits(bits, &now, why, sizeof(why)) < 0) {
 		cli_error("run: %s", why);
 		return EXIT_RUN_FAILED;
 	}

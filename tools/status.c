@@ -18,6 +18,7 @@
 #include "interpreters.h"
 #include "places.h"
 #include "printable.h"
+#include "session.h"
 
 static const char *policy_name(unsigned int policy)
 {
@@ -46,7 +47,7 @@ static const char *source_name(enum trusted_for_source source)
 
 static const char *on_off_lock(unsigned int bits, unsigned int bit)
 {
-	if (bits & CLI_SECBIT_LOCK(bit))
+	if (bits & TF_SECBIT_LOCKS(bit))
 		return bits & bit ? "on (locked)" : "off (locked)";
 	return bits & bit ? "on" : "off";
 }
@@ -113,8 +114,8 @@ static int cmd_status(int argc, char **argv)
 	if (p.securebits_known)
 		printf("securebits: 0x%x, EXEC_RESTRICT_FILE %s, EXEC_DENY_INTERACTIVE %s\n",
 		       p.securebits,
-		       on_off_lock(p.securebits, CLI_SECBIT_RESTRICT_FILE),
-		       on_off_lock(p.securebits, CLI_SECBIT_DENY_INTERACTIVE));
+		       on_off_lock(p.securebits, SECBIT_EXEC_RESTRICT_FILE),
+		       on_off_lock(p.securebits, SECBIT_EXEC_DENY_INTERACTIVE));
 	else
 		printf("securebits: 0x%x, no exec securebits in this kernel\n",
 		       p.securebits);

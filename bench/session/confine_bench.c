@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the confined session costs: trusted_for_confine_session() itself, and
+ * What the confined session costs: tf_session_confine() itself, and
  * what its filter adds to every system call (getppid(), the cheapest) and to
  * a check (trusted_for() on an allowed file).  Two worker processes, one
  * confined and one not, run batches of calls in alternating order (ABBA) on
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "timing.h"
+#include "session.h"
 #include "trustedfor.h"
 
 #define ROUNDS 201
@@ -32,8 +33,8 @@ static void work(int cmd, int res, int confine, int fd)
 {
 	char what;
 
-	if (confine && trusted_for_confine_session(0) < 0) {
-		perror("trusted_for_confine_session");
+	if (confine && tf_session_confine() < 0) {
+		perror("tf_session_confine");
 		_exit(1);
 	}
 	while (read(cmd, &what, 1) == 1) {
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 			return 1;
 		if (fork() == 0) {
 			double t0 = now_ns();
-			int r = trusted_for_confine_session(0);
+			int r = tf_session_confine();
 
 			ns = r < 0 ? -1 : now_ns() - t0;
 			_exit(write(p[1], &ns, sizeof(ns)) == sizeof(ns) ? 0 : 1);
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 		close(p[1]);
 		t[i] = ns;
 	}
-	printf("trusted_for_confine_session(): %.0f us (median of %d fresh processes)\n\n",
+	printf("tf_session_confine(): %.0f us (median of %d fresh processes)\n\n",
 	       median(t, ROUNDS) / 1000, ROUNDS);
 
 	open_w = start(0, fd);

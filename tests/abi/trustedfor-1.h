@@ -133,18 +133,6 @@ int trusted_for_allow_interactive(int fd, const char *name,
 /* Raise this process's enforcement (TRUSTED_FOR_ENFORCE_*); never lowers. */
 int trusted_for_strengthen(unsigned int enforce);
 
-/*
- * Confine this process and every process it starts, for good: a seccomp
- * filter refuses creating or joining user namespaces (EPERM; clone3()
- * answers ENOSYS so that libc falls back to clone()), every ptrace()
- * request, process_vm_writev() and seccomp user-notification listeners
- * (EPERM); a caller with CAP_SETPCAP also drops CAP_SYS_PTRACE from the
- * bounding set.  Sets no_new_privs when the caller lacks CAP_SYS_ADMIN, as
- * the kernel requires.  flags must be 0.  Returns 0, or -1 with errno: the
- * session is not (fully) confined and must not be started.
- */
-int trusted_for_confine_session(unsigned int flags);
-
 /* The configuration in force, and where each part came from. */
 enum trusted_for_source { /* of the check policy */
 	TRUSTED_FOR_SOURCE_DEFAULT = 0, /* no policy file */

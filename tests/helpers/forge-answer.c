@@ -22,7 +22,7 @@
  *                they were), so that a session cannot be enforced
  *   dumpable=N   PR_SET_DUMPABLE returns N (0: the process stays
  *                dumpable, its memory open to its user's other processes)
- *   confined=N   the three probes of shared/session.c, with their exact
+ *   confined=N   the three probes of session/state.c, with their exact
  *                arguments and nothing else, return N (EPERM: the answers
  *                of the confinement, from a filter that confines nothing)
  *   loadfilter=N seccomp(SECCOMP_SET_MODE_FILTER) and prctl(PR_SET_SECCOMP)
@@ -57,12 +57,11 @@
 #include <sys/ptrace.h>
 #include <unistd.h>
 
+#include "missing.h"
+
 /* How lib/policy_file.c opens the policy file, and only it. */
 #define POLICY_FILE_FLAGS (O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK)
 
-#ifndef AT_EXECVE_CHECK
-#define AT_EXECVE_CHECK 0x10000
-#endif
 
 static int answer(const char *s)
 {

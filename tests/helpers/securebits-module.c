@@ -9,11 +9,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#ifndef PR_GET_SECUREBITS
-#define PR_GET_SECUREBITS 27
-#define PR_SET_SECUREBITS 28
-#endif
-#define SECBIT_EXEC_RESTRICT_FILE 0x100
+#include "missing.h"
 
 __attribute__((constructor)) static void set_securebits(void)
 {

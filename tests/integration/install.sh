@@ -62,7 +62,7 @@ expect "... and runs against the installed library" 0 "0 /bin/sh: trusted for ex
 
 exports=$(nm -D --defined-only "$libdir/libtrustedfor.so" | awk '$2 == "T" { print $3 }' | sort | tr '\n' ' ')
 expect "only the API is exported, every symbol at TRUSTEDFOR_1.0" 0 \
-	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_failed_file@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_confine_session@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_config@@TRUSTEDFOR_1.0 trusted_for_get_enforcement@@TRUSTEDFOR_1.0 trusted_for_read_policy_file@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy_file@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
+	"trusted_for@@TRUSTEDFOR_1.0 trusted_for_allow_failed_file@@TRUSTEDFOR_1.0 trusted_for_allow_file@@TRUSTEDFOR_1.0 trusted_for_allow_interactive@@TRUSTEDFOR_1.0 trusted_for_backend_string@@TRUSTEDFOR_1.0 trusted_for_check@@TRUSTEDFOR_1.0 trusted_for_explain@@TRUSTEDFOR_1.0 trusted_for_get_config@@TRUSTEDFOR_1.0 trusted_for_get_enforcement@@TRUSTEDFOR_1.0 trusted_for_read_policy_file@@TRUSTEDFOR_1.0 trusted_for_reason_string@@TRUSTEDFOR_1.0 trusted_for_reload_policy_file@@TRUSTEDFOR_1.0 trusted_for_set_log_fn@@TRUSTEDFOR_1.0 trusted_for_strengthen@@TRUSTEDFOR_1.0 " "" \
 	-- echo -n "$exports"
 # Every exported function has a manual page: an alias that sources
 # trusted_for(3), so that "man trusted_for_check" finds it.

@@ -324,7 +324,7 @@ done
 # A session started inside a confined one (a login's, a root run's) keeps
 # the confinement it inherits: the filter refuses a second filter, and run
 # takes the session for confined instead of failing, where that is proven
-# (no filter of the user's own can be there: shared/session.c).  A user's
+# (no filter of the user's own can be there: session/state.c).  A user's
 # own run --lock sets no_new_privs, so a run inside it cannot tell its
 # filter from one of the user's that only answers as it does, and fails.
 set_policy_file -

@@ -1,12 +1,14 @@
 #!/usr/bin/python3
-"""The library's files call one another one way only.
+"""A static library's files call one another one way only.
 
-Reads the order of lib/internal.h's opening comment (bottom to top), and the
-symbols each object of the static library defines and uses (nm), and checks
-that every call between files goes down the list.  Prints the graph.
+Reads the order of the header's opening comment (bottom to top:
+lib/internal.h, session/session.h), and the symbols each object of the
+static library defines and uses (nm), and checks that every call between
+files goes down the list.  Prints the graph.
 
-  layers.py LIBRARY.a lib/internal.h
+  layers.py LIBRARY.a HEADER
 """
+import os
 import re
 import subprocess
 import sys
@@ -31,6 +33,8 @@ def graph(archive):
         if not m:
             continue
         obj, kind, sym = m.groups()
+        # A thin archive names its members by path.
+        obj = obj.rsplit("/", 1)[-1]
         obj = obj.split("_")[-1] if obj.startswith("..") else obj
         uses.setdefault(obj, set())
         if kind == "U":
@@ -44,9 +48,10 @@ def graph(archive):
 def main():
     archive, header = sys.argv[1:3]
     layers = order(header)
+    name = os.path.basename(header)
     calls = graph(archive)
-    cases = [(f"{f} is in internal.h's list", f in layers) for f in sorted(calls)]
-    cases += [(f"internal.h lists {f} once, and it is built",
+    cases = [(f"{f} is in {name}'s list", f in layers) for f in sorted(calls)]
+    cases += [(f"{name} lists {f} once, and it is built",
                layers.count(f) == 1 and f in calls) for f in layers]
     for f in layers:
         if f not in calls:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tf_session_state() (shared/session.c), which trusted-for status and run
+ * tf_session_state() (session/state.c), which trusted-for status and run
  * and pam_trustedfor.so read: a session already confined gets no second
  * filter.  So a filter that answers as the confinement does must not pass
  * for it unless no filter in place can be the user's: another filter that
@@ -8,7 +8,7 @@
  * hardening around sshd or login) leaves the session open; a user's own
  * filter that answers the three probes exactly as the confinement does,
  * and confines nothing, leaves it unproven, as does the user's own
- * trusted_for_confine_session() (under no_new_privs); root's is proven.
+ * tf_session_confine() (under no_new_privs); root's is proven.
  * As root and as uid 65534.
  */
 #define _GNU_SOURCE
@@ -96,7 +96,7 @@ static int confined_under(int which)
 		if (which == FORGED && forged_filter() < 0)
 			_exit(12);
 		if ((which == CONFINED || which == FOREIGN_THEN_CONFINED) &&
-		    trusted_for_confine_session(0) < 0)
+		    tf_session_confine() < 0)
 			_exit(11);
 		_exit(tf_session_state());
 	}
@@ -122,10 +122,10 @@ static void cases(void *arg)
 	tap_is_int(confined_under(FORGED), mine,
 		   "%s: a filter answering the three probes only: %s", who,
 		   arg ? "confined (root's)" : "unproven");
-	tap_is_int(confined_under(CONFINED), mine, "%s: trusted_for_confine_session(): %s", who,
+	tap_is_int(confined_under(CONFINED), mine, "%s: tf_session_confine(): %s", who,
 		   arg ? "confined" : "unproven (under no_new_privs)");
 	tap_is_int(confined_under(FOREIGN_THEN_CONFINED), mine,
-		   "%s: that filter, then trusted_for_confine_session(): %s", who,
+		   "%s: that filter, then tf_session_confine(): %s", who,
 		   arg ? "confined" : "unproven");
 }
 

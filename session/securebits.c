@@ -11,17 +11,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "securebits.h"
-#include "trustedfor.h"
+#include "internal.h"
+#include "session.h"
 
-const char *tf_error_text(int err)
-{
-	const char *text = strerrordesc_np(err);
-
-	return text ? text : "unknown error";
-}
-
-int tf_securebits_set(unsigned int bits, unsigned int *now, char *why, size_t size)
+int tf_session_set_bits(unsigned int bits, unsigned int *now, char *why, size_t size)
 {
 	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0), got;
 	unsigned int want = (unsigned int)old | bits;
@@ -40,12 +33,12 @@ int tf_securebits_set(unsigned int bits, unsigned int *now, char *why, size_t si
 		trusted_for_get_config(&p);
 		if (!p.securebits_known)
 			hint = " (this kernel has no exec securebits: Linux 6.14 or later needed)";
-		snprintf(why, size, "cannot set the securebits: %s%s", tf_error_text(err), hint);
+		snprintf(why, size, "cannot set the securebits: %s%s", tf_strerror(err), hint);
 		return -1;
 	}
 	got = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 	if (got < 0) {
-		snprintf(why, size, "cannot read the securebits back: %s", tf_error_text(errno));
+		snprintf(why, size, "cannot read the securebits back: %s", tf_strerror(errno));
 		return -1;
 	}
 	if (((unsigned int)got & want) != want) {

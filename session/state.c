@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The confinement of trusted_for_confine_session(), recognised.  Two
+ * The confinement of tf_session_confine(), recognised.  Two
  * steps, because a seccomp filter answers system calls in the kernel's
  * place:
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The confined session: a seccomp filter, inherited by every descendant and
+ * The confined session (session.h): a seccomp filter, inherited by every descendant and
  * impossible to remove, that takes away the two ways an unprivileged user
  * walks around the exec securebits and the library's answers
  * (docs/semantics.md section 7): a new user namespace, where the kernel
@@ -19,7 +19,7 @@
 #include <seccomp.h>
 #include <sys/prctl.h>
 
-#include "internal.h"
+#include "session.h"
 
 #ifndef SECCOMP_SET_MODE_FILTER
 #define SECCOMP_SET_MODE_FILTER 1
@@ -115,15 +115,11 @@ static int build(scmp_filter_ctx ctx)
 	return r;
 }
 
-TF_EXPORT int trusted_for_confine_session(unsigned int flags)
+int tf_session_confine(void)
 {
 	scmp_filter_ctx ctx;
 	int r;
 
-	if (flags != 0) {
-		errno = EINVAL;
-		return -1;
-	}
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
 		errno = ENOMEM;

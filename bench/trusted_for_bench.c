@@ -16,9 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include <seccomp.h>
 #include <stddef.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -376,30 +374,42 @@ static int op_raw_syscall(void)
 }
 
 /*
- * The patched kernel's trusted_for() is not on this kernel: a seccomp
- * filter answers its number instead (0 for the allowed file, EACCES for the
+ * Makes the call give action, on fd alone unless fd is -1: fd in the low 32
+ * bits of the first argument, what the kernel reads of an int.  Everything
+ * else is allowed, calls of other architectures too.
+ */
+static int answer(uint32_t action, int fd)
+{
+	scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+	int r = f ? seccomp_attr_set(f, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW) : -ENOMEM;
+
+	if (!r && fd == -1)
+		r = seccomp_rule_add(f, action, TRUSTED_FOR_SYSCALL_NR, 0);
+	else if (!r)
+		r = seccomp_rule_add(f, action, TRUSTED_FOR_SYSCALL_NR, 1,
+				     SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (uint32_t)fd));
+	if (!r)
+		r = seccomp_load(f);
+	seccomp_release(f);
+	return r;
+}
+
+/*
+ * The patched kernel's trusted_for() is not on this kernel: seccomp
+ * filters answer its number instead (0 for the allowed file, EACCES for the
  * denied one), for the raw call and the library alike, so both sides pay
- * the filter and the difference is what the library adds around the call.
- * In a child: the filter and the pretended kernel are for good.
+ * the filters and the difference is what the library adds around the call.
+ * Two filters, since libseccomp gives a call that no rule matches the
+ * filter's default (allowed): the call fails with EACCES, and a newer one,
+ * whose error the kernel takes, answers 0 for the allowed file.
+ * In a child: the filters and the pretended kernel are for good.
  */
 static void syscall_backend_rows(void)
 {
-	struct sock_filter answer[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_SYSCALL_NR, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fd_allowed, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-	};
-	struct sock_fprog prog = { sizeof(answer) / sizeof(answer[0]), answer };
 	struct tf_kernel k = { .patched = 1 };
 	struct pair ya, yd;
 	pid_t pid;
+	int r;
 
 	fflush(stdout);
 	pid = fork();
@@ -408,9 +418,11 @@ static void syscall_backend_rows(void)
 			waitpid(pid, NULL, 0);
 		return;
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
-		perror("trusted_for_bench: seccomp");
+	r = answer(SCMP_ACT_ERRNO(EACCES), -1);
+	if (!r)
+		r = answer(SCMP_ACT_ERRNO(0), fd_allowed);
+	if (r < 0) {
+		fprintf(stderr, "trusted_for_bench: seccomp: %s\n", strerror(-r));
 		_exit(1);
 	}
 	tf_kernel_override(&k);

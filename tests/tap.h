@@ -10,11 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/landlock.h>
-#include <linux/seccomp.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -93,26 +91,53 @@ static inline void tap_bail(const char *what)
 }
 
 /*
- * A test's seccomp filter.  TAP_FILTER_NR(other) checks the architecture
- * (on another one, the numbers that follow would name other calls), gives
- * a call of another architecture other, and loads the call's number.
- * TAP_FILTER(f) installs the array f for good, no_new_privs first: 0, or
- * -1 with errno set.
+ * A test's seccomp filter, made with libseccomp as the session's
+ * confinement is.  tap_filter_new(other) allows every call and gives a call
+ * of another architecture other (i386's numbers would name other calls);
+ * the test adds its rules, in x86_64's numbers, with seccomp_rule_add().
+ * tap_filter_load(f, r), r being what adding the rules returned, installs
+ * the filter for good, no_new_privs first, and frees it: 0, or -1 with
+ * errno set.  x32's calls come in as x86_64 with numbers of their own: no
+ * rule is about them, so they are allowed, as any call no rule matches
+ * (libseccomp alone would give them other).
  */
-#define TAP_FILTER_NR(other)                                                    \
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),            \
-	BPF_STMT(BPF_RET | BPF_K, (other)),                                      \
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
-#define TAP_FILTER(f) tap_filter((f), sizeof(f) / sizeof((f)[0]))
-
-static inline int tap_filter(struct sock_filter *f, size_t n)
+static inline scmp_filter_ctx tap_filter_new(uint32_t other)
 {
-	struct sock_fprog prog = { (unsigned short)n, f };
+	scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+	if (f && seccomp_attr_set(f, SCMP_FLTATR_ACT_BADARCH, other) < 0) {
+		seccomp_release(f);
+		return NULL;
+	}
+	return f;
+}
+
+static inline int tap_filter_load(scmp_filter_ctx f, int r)
+{
+	scmp_filter_ctx x32 = NULL;
+	uint32_t other;
+
+	/* x32 without rules: added last, as a rule applies to every architecture there. */
+	if (!r)
+		r = seccomp_attr_get(f, SCMP_FLTATR_ACT_BADARCH, &other);
+	if (!r) {
+		x32 = tap_filter_new(other);
+		r = x32 ? seccomp_arch_remove(x32, SCMP_ARCH_NATIVE) : -ENOMEM;
+	}
+	if (!r)
+		r = seccomp_arch_add(x32, SCMP_ARCH_X32);
+	if (!r) {
+		r = seccomp_merge(f, x32); /* which takes x32 */
+		x32 = r ? x32 : NULL;
+	}
+	if (!r)
+		r = seccomp_load(f);
+	seccomp_release(x32);
+	seccomp_release(f);
+	if (r < 0) {
+		errno = -r;
 		return -1;
+	}
 	return 0;
 }
 

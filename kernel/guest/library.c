@@ -19,19 +19,15 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <linux/trusted-for.h>
+#include <seccomp.h>
 
 #include "guest.h"
 
@@ -51,29 +47,21 @@ static void quiet(int priority, const char *line, void *data)
 	(void)data;
 }
 
-/* Make system call 463 return @action; everything else is allowed. */
-static int filter_trusted_for(unsigned int action)
+/*
+ * Make system call 463 return @action; everything else is allowed, calls
+ * of other architectures too.  0, or an errno value.
+ */
+static int filter_trusted_for(uint32_t action)
 {
-	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_trusted_for, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, action),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = sizeof(code) / sizeof(code[0]),
-		.filter = code,
-	};
+	scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+	int r = f ? seccomp_attr_set(f, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW) : -ENOMEM;
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return errno;
-	return 0;
+	if (!r)
+		r = seccomp_rule_add(f, action, __NR_trusted_for, 0);
+	if (!r)
+		r = seccomp_load(f);
+	seccomp_release(f);
+	return -r;
 }
 
 static int lib_trusted_for(int fd)
@@ -138,7 +126,7 @@ static void reaches_kernel(void *unused)
 
 	(void)unused;
 	trusted_for_set_log_fn(quiet, NULL);
-	err = filter_trusted_for(SECCOMP_RET_ERRNO | ENOTUNIQ);
+	err = filter_trusted_for(SCMP_ACT_ERRNO(ENOTUNIQ));
 	if (err) {
 		report(0, "libtrustedfor: installing the seccomp filter: %s",
 		       strerror(err));
@@ -161,6 +149,7 @@ static void stock_kernel(void *arg)
 	unsigned int i;
 	char got[256] = "";
 	size_t n = 0;
+	int err;
 
 	trusted_for_set_log_fn(quiet, NULL);
 	if (hide && (unshare(CLONE_NEWNS) ||
@@ -170,9 +159,10 @@ static void stock_kernel(void *arg)
 		       strerror(errno));
 		return;
 	}
-	if (filter_trusted_for(SECCOMP_RET_KILL_PROCESS)) {
+	err = filter_trusted_for(SCMP_ACT_KILL_PROCESS);
+	if (err) {
 		report(0, "libtrustedfor: installing the seccomp filter: %s",
-		       strerror(errno));
+		       strerror(err));
 		return;
 	}
 	trusted_for_get_config(&p);

@@ -13,8 +13,6 @@
 
 #include <grp.h>
 #include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -273,14 +271,10 @@ static void dac_override(void *arg)
 
 static void filter_faccessat2(int error)
 {
-	struct sock_filter f[] = {
-		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_faccessat2, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned int)error),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
+	scmp_filter_ctx f = tap_filter_new(SCMP_ACT_ALLOW);
+	int r = seccomp_rule_add(f, SCMP_ACT_ERRNO((uint32_t)error), SCMP_SYS(faccessat2), 0);
 
-	if (TAP_FILTER(f) < 0)
+	if (tap_filter_load(f, r) < 0)
 		tap_bail("seccomp");
 }
 

@@ -7,8 +7,6 @@
  */
 #include "../tap.h"
 
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <sys/prctl.h>
@@ -382,14 +380,10 @@ static void userns_admin_bad_policy(const char *what)
 /* getresuid() answered 0 by a filter, its outputs unwritten. */
 static void forge_getresuid(void)
 {
-	struct sock_filter filter[] = {
-		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getresuid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
+	scmp_filter_ctx f = tap_filter_new(SCMP_ACT_ALLOW);
+	int r = seccomp_rule_add(f, SCMP_ACT_ERRNO(0), SCMP_SYS(getresuid), 0);
 
-	if (TAP_FILTER(filter) < 0)
+	if (tap_filter_load(f, r) < 0)
 		tap_bail("seccomp");
 }
 
@@ -439,14 +433,10 @@ static bool want_audit;
 
 static void kill_on_execveat(void)
 {
-	struct sock_filter filter[] = {
-		TAP_FILTER_NR(SECCOMP_RET_KILL_PROCESS),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
+	scmp_filter_ctx f = tap_filter_new(SCMP_ACT_KILL_PROCESS);
+	int r = seccomp_rule_add(f, SCMP_ACT_KILL_PROCESS, SCMP_SYS(execveat), 0);
 
-	if (TAP_FILTER(filter) < 0)
+	if (tap_filter_load(f, r) < 0)
 		tap_bail("seccomp");
 }
 

@@ -8,8 +8,6 @@
  */
 #include "../tap.h"
 
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -22,47 +20,63 @@
 
 #ifdef TRUSTED_FOR_SYSCALL_NR
 
-#define ARG_LOW(n) (offsetof(struct seccomp_data, args[n]))
-
 static char dir[256];
 enum { ALLOWED, NOEXEC, BUSY, LSM, MEMFD, FILES };
 static int fds[FILES];
+static const uint32_t answers[FILES] = { SCMP_ACT_ERRNO(0), SCMP_ACT_ERRNO(EACCES),
+					 SCMP_ACT_ERRNO(ETXTBSY), SCMP_ACT_ERRNO(EACCES),
+					 SCMP_ACT_ERRNO(0) };
 
+/*
+ * The call's arguments are an int and two unsigned ints: the kernel reads
+ * their low 32 bits, and so do these rules.
+ */
+#define LOW_EQ(arg, v) SCMP_CMP((arg), SCMP_CMP_MASKED_EQ, 0xffffffffu, (uint32_t)(v))
+
+/* The call kills unless argument arg is v: a rule for each bit that can differ. */
+static int kill_unless(scmp_filter_ctx f, unsigned int arg, uint32_t v)
+{
+	int r = 0;
+
+	for (uint32_t bit = 1; bit && !r; bit <<= 1)
+		r = seccomp_rule_add(f, SCMP_ACT_KILL_PROCESS, TRUSTED_FOR_SYSCALL_NR, 1,
+				     SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, bit, ~v & bit));
+	return r;
+}
+
+static void load(scmp_filter_ctx f, int r)
+{
+	if (tap_filter_load(f, r) < 0)
+		tap_bail("seccomp");
+}
+
+/*
+ * Without answers, the call kills.  With them, it fails with EBADF, kills
+ * unless its usage is 1 and its flags 0, and on the test's descriptors
+ * gives their answers: three filters, since a call that no rule of a
+ * libseccomp filter matches gets the filter's default (allowed here), and
+ * an argument is compared only for equality under a mask.  The kernel runs
+ * every filter and takes the strictest action, of two errors the newest
+ * filter's.
+ */
 static void install_filter(int answer_calls)
 {
-	struct sock_filter answer[] = {
-		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_SYSCALL_NR, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), /* 6: unasked */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(1)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRUSTED_FOR_EXECUTION, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(2)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(0)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[ALLOWED], 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[NOEXEC], 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[BUSY], 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ETXTBSY),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[LSM], 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)fds[MEMFD], 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
-	};
+	scmp_filter_ctx f = tap_filter_new(SCMP_ACT_ALLOW);
+	int r;
 
-	/* Without answers, the call kills: skip the instruction that jumps past. */
-	if (!answer_calls)
-		answer[4] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-							 TRUSTED_FOR_SYSCALL_NR, 1, 0);
-	else
-		answer[6] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(1));
-	if (TAP_FILTER(answer) < 0)
-		tap_bail("seccomp");
+	if (!answer_calls) {
+		load(f, seccomp_rule_add(f, SCMP_ACT_KILL_PROCESS, TRUSTED_FOR_SYSCALL_NR, 0));
+		return;
+	}
+	load(f, seccomp_rule_add(f, SCMP_ACT_ERRNO(EBADF), TRUSTED_FOR_SYSCALL_NR, 0));
+	f = tap_filter_new(SCMP_ACT_ALLOW);
+	r = kill_unless(f, 1, TRUSTED_FOR_EXECUTION);
+	load(f, r ? r : kill_unless(f, 2, 0));
+	f = tap_filter_new(SCMP_ACT_ALLOW);
+	r = 0;
+	for (int i = 0; i < FILES && !r; i++)
+		r = seccomp_rule_add(f, answers[i], TRUSTED_FOR_SYSCALL_NR, 1, LOW_EQ(0, fds[i]));
+	load(f, r);
 }
 
 static void open_files(void)
@@ -203,15 +217,8 @@ static void bound_procfs_sysctl(void)
  */
 static void forged_stdin(void)
 {
-	struct sock_filter zero[] = {
-		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	int real;
+	scmp_filter_ctx f;
+	int real, r;
 
 	if (close(0) < 0 || close(1) < 0 || close(2) < 0)
 		_exit(3);
@@ -221,7 +228,11 @@ static void forged_stdin(void)
 	close(real);
 	if (open("/proc/sys/fs/protected_regular", O_RDONLY | O_CLOEXEC) != 0)
 		_exit(5);
-	if (TAP_FILTER(zero) < 0)
+	f = tap_filter_new(SCMP_ACT_ALLOW);
+	r = seccomp_rule_add(f, SCMP_ACT_ERRNO(0), SCMP_SYS(openat2), 0);
+	if (!r)
+		r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EBADF), SCMP_SYS(fcntl), 0);
+	if (tap_filter_load(f, r) < 0)
 		_exit(6);
 	errno = 0;
 	_exit(tf_proc_open("sys/fs/trusted_for_policy") == -1 && errno == EBADF ? 0 : 7);
@@ -234,15 +245,11 @@ static void forged_stdin(void)
  */
 static void uname26(void)
 {
-	struct sock_filter einval[] = {
-		TAP_FILTER_NR(SECCOMP_RET_ALLOW),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
+	scmp_filter_ctx f = tap_filter_new(SCMP_ACT_ALLOW);
+	int r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(execveat), 0);
 	struct tf_kernel k;
 
-	if (personality(UNAME26) < 0 || TAP_FILTER(einval) < 0)
+	if (personality(UNAME26) < 0 || tap_filter_load(f, r) < 0)
 		tap_bail("UNAME26 and a filter");
 	tf_kernel_probe(&k);
 	tap_is_int(k.probe_error, EINVAL, "under UNAME26, EINVAL from the probe leaves it open");

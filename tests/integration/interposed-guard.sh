@@ -1,0 +1,103 @@
+#!/bin/bash
+# The loader guard's own calls, interposed.  A data-only object on a
+# noexec mount, preloaded, comes before libc in the loader's global scope:
+# its definitions of libc's names take every call the launcher makes to
+# them through its PLT, the loader guard's included, and it needs no code of
+# its own to do so (tests/helpers/interposer-object.py): each name is an
+# offset from the object into libc, the same in every run (the loader
+# maps them one below the other; the launcher's own loader prints where,
+# LD_TRACE_LOADED_OBJECTS).  dl_iterate_phdr() and prctl() answered by
+# libc's sched_yield() (0, and nothing done): the guard judges no object,
+# and PR_GET_SECUREBITS reads 0, so nothing is enforced in a session whose
+# bits are set and locked.  In trusted-python (not position independent),
+# realpath() of the script's name is PyRun_SimpleString(): the name is
+# run as python, under the policy file alone too.
+#
+# As uid 65534, under "trusted-for run --restrict-file --deny-interactive
+# --lock" (policy file "policy = 1") and under a policy file enforcing
+# file,interactive: the same object without the interposed names is
+# refused (the guard works), and with them it must be refused too.  The
+# control, nothing enforced, shows the object loads and the launcher runs.
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
+enter_private_namespace "$@"
+
+export LC_ALL=C
+unset TRUSTEDFOR_ENFORCE LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH PYTHONPATH LUA_INIT LUA_INIT_5_4
+if [ "$(id -u)" != 0 ]; then
+	not_run "interposed loader guard" "needs root (uid 65534 and a policy file)"
+	done_testing
+fi
+if ! make_mounts || ! set_policy_file "policy = 1"; then
+	not_ok "mount the test tmpfs and show a policy file"
+	done_testing
+fi
+if ldd "$TF_BUILD/interpreters/lua/trusted-lua" | grep -q libasan; then
+	not_run "interposed loader guard" "a sanitizer build's runtime moves the objects"
+	done_testing
+fi
+X=$TF_TMP/exec N=$TF_TMP/noexec
+chmod 0755 "$TF_TMP" "$X"
+chmod 1777 "$N"
+gen() { /usr/bin/python3.11 "$TF_SRC/tests/helpers/interposer-object.py" "$@"; }
+ENF=("$TF_BUILD/tools/trusted-for" run --restrict-file --deny-interactive --lock --)
+libc=$(ls /usr/lib/*/libc.so.6 | head -n 1)
+yield=$((0x$(nm -D --defined-only "$libc" | awk '$3 ~ /^sched_yield@@/ { print $1; exit }')))
+printf 'print("EVIL RAN")\n' >"$N/evil.lua"
+printf 'print("EVIL RAN")\n' >"$N/evil.py"
+printf 'echo "EVIL RAN"\n' >"$N/evil.sh"
+# The probe has names of the same lengths, used by no one: the same pages.
+gen "$N/probe.so" tf_probe_unused=0 tf_pr=0 || not_ok "build the probe object"
+chmod 0644 "$N"/*
+
+# The distance from a preloaded object to libc, in NAME's process.
+delta() {
+	as_nobody "${ENF[@]}" env LD_PRELOAD="$N/probe.so" LD_TRACE_LOADED_OBJECTS=1 "$1" |
+		awk -v probe="$N/probe.so" '$1 == probe { p = $2 } $1 ~ /^libc\.so/ { l = $4 }
+			END { gsub(/[()]/, "", p); gsub(/[()]/, "", l); print p, l }' |
+		{ read -r p l && [ -n "$p" ] && [ -n "$l" ] && echo $((l - p)); }
+}
+
+while read -r name path script; do
+	launcher=$TF_BUILD/$path
+	[ -x "$launcher" ] || continue
+	d=$(delta "$launcher")
+	if [ -z "$d" ] || ! gen "$N/i-$name.so" dl_iterate_phdr=$((d + yield)) prctl=$((d + yield)); then
+		not_ok "$name: build the interposing object"
+		continue
+	fi
+	chmod 0644 "$N/i-$name.so"
+	expect "$name, control: nothing enforced, the object loads and the script runs" 0 "EVIL RAN" "" -- \
+		as_nobody env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
+	expect "$name, locked session: the object without the interposed names is refused" 126 "" \
+		"$name: $N/probe.so: not trusted for execution: noexec mount" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/probe.so" "$launcher" "$N/$script"
+	# The refusal's words are the fix's to choose; nothing may run.
+	expect "$name, locked session: dl_iterate_phdr and prctl interposed, the noexec script is refused" 126 "" "*" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
+done <<EOF2
+trusted-lua interpreters/lua/trusted-lua evil.lua
+trusted-python interpreters/python/trusted-python evil.py
+trusted-dash shells/trusted-dash evil.sh
+trusted-bash shells/trusted-bash evil.sh
+EOF2
+
+# trusted-python is not position independent: realpath(), which it calls
+# with the script's name once the interpreter runs, is PyRun_SimpleString.
+py=$TF_BUILD/interpreters/python/trusted-python
+if [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EXEC ]; then
+	run=$(nm "$py" | awk '$3 == "PyRun_SimpleString" { print $1; exit }')
+	gen "$N/i-realpath.so" dl_iterate_phdr=abs:0x$(nm "$py" | awk '$3 == "_fini" { print $1; exit }') \
+		realpath=abs:0x$run && chmod 0644 "$N/i-realpath.so" ||
+		not_ok "build the realpath object"
+	code="exec(open('$N/evil.py').read())"
+	expect "trusted-python, control: the script's name runs as python" 2 "EVIL RAN" "*" -- \
+		as_nobody env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
+	set_policy_file "enforce = file,interactive
+policy = 1"
+	expect "trusted-python, policy file alone: realpath interposed, the name is not run" 126 "" "*" -- \
+		as_nobody env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
+	set_policy_file "policy = 1"
+	expect "trusted-python, locked session: realpath interposed, the name is not run" 126 "" "*" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
+fi
+done_testing

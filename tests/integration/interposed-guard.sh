@@ -11,7 +11,8 @@
 # and PR_GET_SECUREBITS reads 0, so nothing is enforced in a session whose
 # bits are set and locked.  In trusted-python (not position independent),
 # realpath() of the script's name is PyRun_SimpleString(): the name is
-# run as python, under the policy file alone too.
+# run as python, under the policy file alone too.  inc, which links
+# libtrustedfor.so, takes trusted_for_allow_file() itself from the object.
 #
 # As uid 65534, under "trusted-for run --restrict-file --deny-interactive
 # --lock" (policy file "policy = 1") and under a policy file enforcing
@@ -80,6 +81,27 @@ trusted-python interpreters/python/trusted-python evil.py
 trusted-dash shells/trusted-dash evil.sh
 trusted-bash shells/trusted-bash evil.sh
 EOF2
+
+# inc calls libtrustedfor.so's trusted_for_allow_file() through its PLT,
+# the guard too: interposed, it answers 0 for the object and the script.
+inc=$TF_BUILD/interpreters/inc/inc
+printf '+\n' >"$N/evil.inc"
+chmod 0644 "$N/evil.inc"
+d=$(delta "$inc")
+if [ -n "$d" ] && gen "$N/i-inc.so" trusted_for_allow_file=$((d + yield)); then
+	chmod 0644 "$N/i-inc.so"
+	expect "inc, control: nothing enforced, the object loads and the script runs" 0 "1" "" -- \
+		as_nobody env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
+	set_policy_file "enforce = file,interactive
+policy = 1"
+	expect "inc, policy file alone: trusted_for_allow_file interposed, the noexec script is refused" 126 "" "*" -- \
+		as_nobody env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
+	set_policy_file "policy = 1"
+	expect "inc, locked session: trusted_for_allow_file interposed, the noexec script is refused" 126 "" "*" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
+else
+	not_ok "inc: build the interposing object"
+fi
 
 # trusted-python is not position independent: realpath(), which it calls
 # with the script's name once the interpreter runs, is PyRun_SimpleString.

@@ -82,6 +82,20 @@ trusted-dash shells/trusted-dash evil.sh
 trusted-bash shells/trusted-bash evil.sh
 EOF2
 
+# refused_both WHAT OBJECT COMMAND...: COMMAND with OBJECT preloaded must
+# be refused, with nothing on standard output, under the policy file
+# alone and in the locked session.  The refusal's words are the fix's.
+refused_both() {
+	local what=$1 object=$2
+	shift 2
+	set_policy_file "enforce = file,interactive
+policy = 1"
+	expect "$what, policy file alone" 126 "" "*" -- as_nobody env LD_PRELOAD="$object" "$@"
+	set_policy_file "policy = 1"
+	expect "$what, locked session" 126 "" "*" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$object" "$@"
+}
+
 # inc calls libtrustedfor.so's trusted_for_allow_file() through its PLT,
 # the guard too: interposed, it answers 0 for the object and the script.
 inc=$TF_BUILD/interpreters/inc/inc
@@ -92,13 +106,8 @@ if [ -n "$d" ] && gen "$N/i-inc.so" trusted_for_allow_file=$((d + yield)); then
 	chmod 0644 "$N/i-inc.so"
 	expect "inc, control: nothing enforced, the object loads and the script runs" 0 "1" "" -- \
 		as_nobody env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
-	set_policy_file "enforce = file,interactive
-policy = 1"
-	expect "inc, policy file alone: trusted_for_allow_file interposed, the noexec script is refused" 126 "" "*" -- \
-		as_nobody env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
-	set_policy_file "policy = 1"
-	expect "inc, locked session: trusted_for_allow_file interposed, the noexec script is refused" 126 "" "*" -- \
-		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
+	refused_both "inc: trusted_for_allow_file interposed, the noexec script is refused" \
+		"$N/i-inc.so" "$inc" "$N/evil.inc"
 else
 	not_ok "inc: build the interposing object"
 fi
@@ -114,12 +123,7 @@ if [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EXEC ]; then
 	code="exec(open('$N/evil.py').read())"
 	expect "trusted-python, control: the script's name runs as python" 2 "EVIL RAN" "*" -- \
 		as_nobody env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
-	set_policy_file "enforce = file,interactive
-policy = 1"
-	expect "trusted-python, policy file alone: realpath interposed, the name is not run" 126 "" "*" -- \
-		as_nobody env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
-	set_policy_file "policy = 1"
-	expect "trusted-python, locked session: realpath interposed, the name is not run" 126 "" "*" -- \
-		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
+	refused_both "trusted-python: realpath interposed, the name is not run" \
+		"$N/i-realpath.so" "$py" "$code"
 fi
 done_testing

@@ -32,108 +32,10 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
-#include <stddef.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
-#define EARLY __attribute__((no_sanitize("address", "undefined"), no_stack_protector, \
-			     optimize("no-tree-loop-distribute-patterns")))
-
-extern ElfW(Dyn) _DYNAMIC[];
-
-EARLY static long early_syscall(long nr, long a, long b, long c, long d)
-{
-#if defined(__x86_64__)
-	register long r10 __asm__("r10") = d;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
-			 : "rcx", "r11", "memory");
-	return ret;
-#elif defined(__aarch64__)
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-
-	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-	return x0;
-#else
-#error "initfirst_guard.c: no system call stub for this architecture"
-#endif
-}
-
-EARLY static void say(const char *s, long n)
-{
-	early_syscall(SYS_write, 2, (long)s, n, 0);
-}
-
-/* The name as the loader has it, a byte it cannot show as '?'. */
-EARLY static void say_printable(const char *s)
-{
-	while (*s) {
-		long n = 0;
-
-		while (s[n] >= 0x20 && s[n] < 0x7f)
-			n++;
-		if (n)
-			say(s, n);
-		s += n;
-		if (*s) {
-			say("?", 1);
-			s++;
-		}
-	}
-}
-
-static char cmdline[256];
-
-EARLY static const char *last_component(const char *path)
-{
-	const char *name = path;
-	long i;
-
-	for (i = 0; path[i]; i++)
-		if (path[i] == '/' && path[i + 1])
-			name = path + i + 1;
-	return name;
-}
-
-/*
- * The last component of the command's first word: the launcher's argv[0],
- * or the loader's when it was run as a program (ld.so --preload X ...).
- */
-EARLY static const char *program_name(void)
-{
-	const char *name = "trusted-launcher";
-	long fd, n;
-
-	fd = early_syscall(SYS_openat, AT_FDCWD, (long)"/proc/self/cmdline",
-			   O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return name;
-	n = early_syscall(SYS_read, fd, (long)cmdline, sizeof(cmdline) - 1, 0);
-	early_syscall(SYS_close, fd, 0, 0, 0);
-	if (n <= 0 || !cmdline[0])
-		return name;
-	cmdline[n] = '\0';
-	return last_component(cmdline);
-}
-
-EARLY static _Noreturn void refuse(const char *object, const char *why)
-{
-	say_printable(program_name());
-	say(": ", 2);
-	say_printable(object);
-	say(": not trusted for execution: ", 29);
-	say_printable(why);
-	say("\n", 1);
-	for (;;)
-		early_syscall(SYS_exit_group, 126, 0, 0, 0);
-}
+#include "early.h"
 
 EARLY static int initialises_first(const ElfW(Dyn) *d, size_t n)
 {
@@ -141,42 +43,6 @@ EARLY static int initialises_first(const ElfW(Dyn) *d, size_t n)
 
 	for (i = 0; i < n && d[i].d_tag != DT_NULL; i++)
 		if (d[i].d_tag == DT_FLAGS_1 && (d[i].d_un.d_val & DF_1_INITFIRST))
-			return 1;
-	return 0;
-}
-
-EARLY static int has_slash(const char *s)
-{
-	for (; s && *s; s++)
-		if (*s == '/')
-			return 1;
-	return 0;
-}
-
-EARLY static int starts_with(const char *s, const char *prefix)
-{
-	for (; *prefix; s++, prefix++)
-		if (*s != *prefix)
-			return 0;
-	return 1;
-}
-
-/*
- * Where the loader finds the system's libraries, root's directories: a
- * library there is read as mapped (a user cannot have written it), so a
- * launcher's start reads no file.  A name with "/." in it (a "..") may
- * lead anywhere and is read from its file like any other.
- */
-EARLY static int in_system_directory(const char *path)
-{
-	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
-	size_t i;
-
-	for (i = 0; path[i]; i++)
-		if (path[i] == '/' && path[i + 1] == '.')
-			return 0;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (starts_with(path, dirs[i]))
 			return 1;
 	return 0;
 }
@@ -233,32 +99,26 @@ EARLY static int file_initialises_first(const char *path)
 
 EARLY static void judge_objects(void)
 {
-	const struct r_debug *r = NULL;
-	const ElfW(Dyn) *d;
-	const struct link_map *l;
+	const struct link_map *l = early_objects();
 
-	for (d = _DYNAMIC; d->d_tag != DT_NULL; d++)
-		if (d->d_tag == DT_DEBUG)
-			r = (const struct r_debug *)d->d_un.d_ptr;
-	/* No list (another loader, or this one changed): nothing is known. */
-	if (!r || !r->r_map)
-		refuse("(the loader's list of objects)",
-		       "not found, so an object that initialises first cannot be ruled out");
-	for (l = r->r_map; l; l = l->l_next) {
+	if (!l)
+		early_refuse("(the loader's list of objects)",
+			     "not found, so an object that initialises first cannot be ruled out");
+	for (; l; l = l->l_next) {
 		const char *name = l->l_name && l->l_name[0] ? l->l_name : "(an object)";
 		int in_file;
 
 		if (initialises_first(l->l_ld, (size_t)-1))
-			refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
-		in_file = has_slash(l->l_name);
+			early_refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
+		in_file = early_has_slash(l->l_name);
 		/* The program and the vDSO have no path: the kernel mapped them. */
-		if (!in_file || in_system_directory(l->l_name))
+		if (!in_file || early_in_system_directory(l->l_name))
 			continue;
 		in_file = file_initialises_first(l->l_name);
 		if (in_file < 0)
-			refuse(name, "cannot be read again to see whether it initialises first");
+			early_refuse(name, "cannot be read again to see whether it initialises first");
 		if (in_file)
-			refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
+			early_refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
 	}
 }
 

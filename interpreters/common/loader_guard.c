@@ -44,6 +44,8 @@
 
 #include <trustedfor.h>
 
+#include "preload_guard.h"
+
 /* Loader variables whose effect outlives the start: refused outright. */
 static const char *const refused_vars[] = {
 	"LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH",
@@ -133,6 +135,8 @@ static void loader_guard(int argc, char **argv, char **envp)
 	char **e;
 	int i;
 
+	/* Before any call through the PLT: one of them may be an object's. */
+	tf_preload_guard(envp);
 	/*
 	 * libc sets environ in its own initialiser, which runs after this:
 	 * the library's getenv("TRUSTEDFOR_ENFORCE"), read once, must not

@@ -16,9 +16,14 @@
 #
 # As uid 65534, under "trusted-for run --restrict-file --deny-interactive
 # --lock" (policy file "policy = 1") and under a policy file enforcing
-# file,interactive: the same object without the interposed names is
-# refused (the guard works), and with them it must be refused too.  The
-# control, nothing enforced, shows the object loads and the launcher runs.
+# file,interactive, each object is refused before the launcher calls
+# anything through its PLT (interpreters/common/preload_guard.c): it lies
+# outside root's library directories and defines symbols.  The control,
+# nothing enforced and no policy file, shows the object loads and the
+# noexec script runs; an object that defines no symbol is still judged by
+# the loader guard, on its mount; one that defines symbols on an exec
+# mount is refused as well, since a check made through the calls it
+# replaces would prove nothing.
 . "${TF_SRC:?}/tests/lib.sh" || exit 2
 enter_private_namespace "$@"
 
@@ -48,7 +53,11 @@ printf 'print("EVIL RAN")\n' >"$N/evil.py"
 printf 'echo "EVIL RAN"\n' >"$N/evil.sh"
 # The probe has names of the same lengths, used by no one: the same pages.
 gen "$N/probe.so" tf_probe_unused=0 tf_pr=0 || not_ok "build the probe object"
-chmod 0644 "$N"/*
+gen "$X/probe.so" tf_probe_unused=0 tf_pr=0 || not_ok "build the probe object (exec)"
+# No symbol at all: nothing to interpose.
+gen "$N/plain.so" || not_ok "build the object without symbols"
+chmod 0644 "$N"/* "$X"/*
+stand_in="not trusted for execution: a shared object outside root's library directories that defines symbols, which could stand in for the launcher's own functions"
 
 # The distance from a preloaded object to libc, in NAME's process.
 delta() {
@@ -67,13 +76,21 @@ while read -r name path script; do
 		continue
 	fi
 	chmod 0644 "$N/i-$name.so"
+	set_policy_file -
 	expect "$name, control: nothing enforced, the object loads and the script runs" 0 "EVIL RAN" "" -- \
 		as_nobody env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
-	expect "$name, locked session: the object without the interposed names is refused" 126 "" \
-		"$name: $N/probe.so: not trusted for execution: noexec mount" -- \
+	set_policy_file "policy = 1"
+	expect "$name, locked session: the object without the interposed names, on a noexec mount" 126 "" \
+		"$name: $N/probe.so: $stand_in" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/probe.so" "$launcher" "$N/$script"
-	# The refusal's words are the fix's to choose; nothing may run.
-	expect "$name, locked session: dl_iterate_phdr and prctl interposed, the noexec script is refused" 126 "" "*" -- \
+	expect "$name, locked session: the same on an exec mount" 126 "" \
+		"$name: $X/probe.so: $stand_in" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$X/probe.so" "$launcher" "$N/$script"
+	expect "$name, locked session: an object without symbols is judged on its mount" 126 "" \
+		"$name: $N/plain.so: not trusted for execution: noexec mount" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/plain.so" "$launcher" "$N/$script"
+	expect "$name, locked session: dl_iterate_phdr and prctl interposed, the noexec script is refused" 126 "" \
+		"$name: $N/i-$name.so: $stand_in" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
 done <<EOF2
 trusted-lua interpreters/lua/trusted-lua evil.lua
@@ -88,12 +105,20 @@ EOF2
 refused_both() {
 	local what=$1 object=$2
 	shift 2
+	local refusal="${1##*/}: $object: $stand_in"
 	set_policy_file "enforce = file,interactive
 policy = 1"
-	expect "$what, policy file alone" 126 "" "*" -- as_nobody env LD_PRELOAD="$object" "$@"
+	expect "$what, policy file alone" 126 "" "$refusal" -- as_nobody env LD_PRELOAD="$object" "$@"
 	set_policy_file "policy = 1"
-	expect "$what, locked session" 126 "" "*" -- \
+	expect "$what, locked session" 126 "" "$refusal" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$object" "$@"
+	# Each fact alone, with no policy file: the securebits, the variable.
+	set_policy_file -
+	expect "$what, locked session without a policy file" 126 "" "$refusal" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$object" "$@"
+	expect "$what, TRUSTEDFOR_ENFORCE=file alone" 126 "" "$refusal" -- \
+		as_nobody env TRUSTEDFOR_ENFORCE=file LD_PRELOAD="$object" "$@"
+	set_policy_file "policy = 1"
 }
 
 # inc calls libtrustedfor.so's trusted_for_allow_file() through its PLT,
@@ -104,6 +129,7 @@ chmod 0644 "$N/evil.inc"
 d=$(delta "$inc")
 if [ -n "$d" ] && gen "$N/i-inc.so" trusted_for_allow_file=$((d + yield)); then
 	chmod 0644 "$N/i-inc.so"
+	set_policy_file -
 	expect "inc, control: nothing enforced, the object loads and the script runs" 0 "1" "" -- \
 		as_nobody env LD_PRELOAD="$N/i-inc.so" "$inc" "$N/evil.inc"
 	refused_both "inc: trusted_for_allow_file interposed, the noexec script is refused" \
@@ -121,6 +147,7 @@ if [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EXEC ]; then
 		realpath=abs:0x$run && chmod 0644 "$N/i-realpath.so" ||
 		not_ok "build the realpath object"
 	code="exec(open('$N/evil.py').read())"
+	set_policy_file -
 	expect "trusted-python, control: the script's name runs as python" 2 "EVIL RAN" "*" -- \
 		as_nobody env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
 	refused_both "trusted-python: realpath interposed, the name is not run" \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The machine's ways around enforcement (SECURITY.md): user namespaces, an
- * overflow uid of 0, an unrestricted ptrace, executable memfds (the places
- * users write: places.c); whether this process's session is confined
+ * overflow uid of 0, an unrestricted ptrace, launchers dumpable from their
+ * execve(), executable memfds (the places users write: places.c); whether this process's session is confined
  * against the first two; and which of them the enforcement in force
  * depends on.
  */
@@ -61,10 +61,12 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 	long yama = sysctl("/proc/sys/kernel/yama/ptrace_scope");
 	long memfd = sysctl("/proc/sys/vm/memfd_noexec");
 	long overflow = sysctl("/proc/sys/kernel/overflowuid");
+	long dumpable = sysctl("/proc/sys/fs/suid_dumpable");
 	int in_session = tf_session_confined(), n = 0;
+	int userns = clone != 0 && max != 0 && apparmor != 1;
 	char yama_text[64];
 
-	if (clone != 0 && max != 0 && apparmor != 1) {
+	if (userns) {
 		fprintf(out, "%swarning: unprivileged user namespaces are allowed "
 			     "(user.max_user_namespaces = %ld, kernel.unprivileged_userns_clone %s): "
 			     "in one the kernel clears the securebits and a user can mount over "
@@ -96,6 +98,36 @@ int print_escapes(FILE *out, const char *prefix, const struct trusted_for_config
 			     "started by a user rewrites an interpreter's answers; %s%s\n",
 			prefix, yama_text, escape_depends(p, 0),
 			p->enforce && in_session ? " (a tracer outside this session)" : "");
+		n++;
+	}
+	/*
+	 * At the execve() of a file its caller cannot read (the launchers'
+	 * mode 0711) the kernel sets the dumpable flag to fs.suid_dumpable:
+	 * 0 and 2 close the launcher's memory to its user before the loader
+	 * runs, 1 leaves it open while a FIFO in LD_PRELOAD stalls the
+	 * loader.  The session's filter does not see an open() of
+	 * /proc/PID/mem; Yama does: 3 refuses it, and 2 unless the launcher
+	 * runs in a user namespace of the user's own.  A value that cannot be
+	 * read counts as 1.
+	 */
+	if (dumpable != 0 && dumpable != 2) {
+		char dumpable_text[64], why[64];
+
+		if (dumpable < 0)
+			snprintf(dumpable_text, sizeof(dumpable_text),
+				 "fs.suid_dumpable unreadable, taken as 1");
+		else
+			snprintf(dumpable_text, sizeof(dumpable_text),
+				 "fs.suid_dumpable = %ld", dumpable);
+		/* A confined session makes no user namespace. */
+		if (p->enforce && (yama >= 3 || (yama == 2 && (!userns || in_session))))
+			snprintf(why, sizeof(why), "kernel.yama.ptrace_scope = %ld closes it", yama);
+		else
+			snprintf(why, sizeof(why), "%s", escape_depends(p, 0));
+		fprintf(out, "%swarning: the launchers' memory is open to their user (%s): "
+			     "mode 0711 leaves them dumpable from their start, so a user who "
+			     "stalls their loader writes over their checks; %s\n",
+			prefix, dumpable_text, why);
 		n++;
 	}
 	if (memfd < 2) {

@@ -1,8 +1,8 @@
 #!/bin/bash
 # trusted-for status and check --explain name the machine's ways around
-# enforcement (user namespaces, an overflow uid of 0, ptrace, executable
-# memfds), whether the session is confined, and what the enforcement in
-# force depends on.  The sysctls are shown through files bind-mounted over
+# enforcement (user namespaces, an overflow uid of 0, ptrace, launchers
+# dumpable from their start, executable memfds), whether the session is
+# confined, and what the enforcement in force depends on.  The sysctls are shown through files bind-mounted over
 # /proc/sys inside the test's private mount namespace, so every expectation
 # is exact whatever the host says; a knob this kernel lacks is tested as
 # absent.
@@ -97,6 +97,55 @@ if fake_sysctl vm.memfd_noexec 0; then
 	expect "vm.memfd_noexec = 2: no warning" 0 "" "" -- status_lines "$memfd" enforced
 else
 	not_ok "vm.memfd_noexec exists (Linux 6.3 and later)"
+fi
+
+# The launchers' memory from their execve(): mode 0711 makes a launcher
+# non-dumpable there only where fs.suid_dumpable is 0 or 2, the value the
+# kernel then gives; under 1 it stays dumpable, and its user stops its
+# loader (a FIFO in LD_PRELOAD) and writes over its checks through
+# /proc/PID/mem, which a confined session does not close (the attacker
+# review showed it in the 6.1 guest).  A value that cannot be read counts
+# as 1.  Yama refuses that write: scope 3 always, scope 2 where the user
+# cannot run the launcher in a user namespace of their own.
+dump="warning: the launchers' memory is open to their user"
+dumpable="mode 0711 leaves them dumpable from their start, so a user who stalls their loader writes over their checks"
+fake_sysctl kernel.yama.ptrace_scope 1
+if fake_sysctl fs.suid_dumpable 1; then
+	expect "fs.suid_dumpable = 1, nothing enforced" 0 \
+		"$dump (fs.suid_dumpable = 1): $dumpable; nothing is enforced here" "" \
+		-- status_lines "$dump" none
+	expect "fs.suid_dumpable = 1, a confined session too" 0 \
+		"$dump (fs.suid_dumpable = 1): $dumpable; the enforcement here depends on it" "" \
+		-- status_lines "$dump" locked
+	fake_sysctl fs.suid_dumpable ""
+	expect "fs.suid_dumpable unreadable: taken as 1" 0 \
+		"$dump (fs.suid_dumpable unreadable, taken as 1): $dumpable; the enforcement here depends on it" "" \
+		-- status_lines "$dump" enforced
+	fake_sysctl fs.suid_dumpable 1
+	if fake_sysctl kernel.yama.ptrace_scope 3; then
+		expect "fs.suid_dumpable = 1, Yama scope 3" 0 \
+			"$dump (fs.suid_dumpable = 1): $dumpable; kernel.yama.ptrace_scope = 3 closes it" "" \
+			-- status_lines "$dump" enforced
+		fake_sysctl kernel.yama.ptrace_scope 2
+		expect "fs.suid_dumpable = 1, Yama scope 2, user namespaces open" 0 \
+			"$dump (fs.suid_dumpable = 1): $dumpable; the enforcement here depends on it" "" \
+			-- status_lines "$dump" enforced
+		expect "fs.suid_dumpable = 1, Yama scope 2, a confined session" 0 \
+			"$dump (fs.suid_dumpable = 1): $dumpable; kernel.yama.ptrace_scope = 2 closes it" "" \
+			-- status_lines "$dump" locked
+		fake_sysctl user.max_user_namespaces 0
+		expect "fs.suid_dumpable = 1, Yama scope 2, no user namespaces" 0 \
+			"$dump (fs.suid_dumpable = 1): $dumpable; kernel.yama.ptrace_scope = 2 closes it" "" \
+			-- status_lines "$dump" enforced
+		fake_sysctl user.max_user_namespaces 5
+		fake_sysctl kernel.yama.ptrace_scope 1
+	fi
+	fake_sysctl fs.suid_dumpable 2
+	expect "fs.suid_dumpable = 2: no warning" 0 "" "" -- status_lines "$dump" locked
+	fake_sysctl fs.suid_dumpable 0
+	expect "fs.suid_dumpable = 0: no warning" 0 "" "" -- status_lines "$dump" locked
+else
+	not_ok "fs.suid_dumpable exists"
 fi
 
 # The overflow uid: an unmapped owner shows as it, and the library tells

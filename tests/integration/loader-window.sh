@@ -7,6 +7,10 @@
 # write (the kernel makes a process non-dumpable at execve() of a file its
 # caller cannot read) and then refuse a script on a noexec mount; the
 # control, the same binary mode 0755, is written and runs the script.
+# That non-dumpable start is the value of fs.suid_dumpable, which the
+# tests never change (no namespace has its own): where the host has 1, the
+# installed launchers' rows fail, as the attack then works (trusted-for
+# status warns: escapes.sh).
 # As nobody, files enforced by TRUSTEDFOR_ENFORCE, so on every kernel
 # (the securebits, locked or not, and a confined session make no
 # difference to a window before the launcher's first instruction; and a

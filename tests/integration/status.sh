@@ -16,10 +16,12 @@ if [ "$(id -u)" != 0 ] || in_user_namespace; then
 fi
 set_policy_file - || { not_ok "overlay on /etc"; done_testing; }
 
-# Nothing to say about user namespaces or the overflow uid; ptrace and
-# memfds are restricted where the kernel has Yama and vm.memfd_noexec.
+# Nothing to say about user namespaces, the overflow uid or the launchers'
+# memory (fs.suid_dumpable); ptrace and memfds are restricted where the
+# kernel has Yama and vm.memfd_noexec.
 fake_sysctl user.max_user_namespaces 0 || not_ok "user.max_user_namespaces exists"
 fake_sysctl kernel.overflowuid 65534 || not_ok "kernel.overflowuid exists"
+fake_sysctl fs.suid_dumpable 0 || not_ok "fs.suid_dumpable exists"
 if fake_sysctl kernel.yama.ptrace_scope 2; then
 	ptrace=
 else

@@ -37,10 +37,12 @@ if ! make_mounts || ! set_policy_file "policy = 1"; then
 	not_ok "mount the test tmpfs and show a policy file"
 	done_testing
 fi
-if ldd "$TF_BUILD/interpreters/lua/trusted-lua" | grep -q libasan; then
-	not_run "interposed loader guard" "a sanitizer build's runtime moves the objects"
-	done_testing
-fi
+# In a sanitizer build, ASan insists on coming first among the objects,
+# which LD_PRELOAD changes, and its runtime moves the objects: the cases
+# that place names by offset into libc run in the normal build only.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0
+placed=1
+ldd "$TF_BUILD/interpreters/lua/trusted-lua" | grep -q libasan && placed=
 X=$TF_TMP/exec N=$TF_TMP/noexec
 chmod 0755 "$TF_TMP" "$X"
 chmod 1777 "$N"
@@ -70,15 +72,9 @@ delta() {
 while read -r name path script; do
 	launcher=$TF_BUILD/$path
 	[ -x "$launcher" ] || continue
-	d=$(delta "$launcher")
-	if [ -z "$d" ] || ! gen "$N/i-$name.so" dl_iterate_phdr=$((d + yield)) prctl=$((d + yield)); then
-		not_ok "$name: build the interposing object"
-		continue
-	fi
-	chmod 0644 "$N/i-$name.so"
 	set_policy_file -
-	expect "$name, control: nothing enforced, the object loads and the script runs" 0 "EVIL RAN" "" -- \
-		as_nobody env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
+	expect "$name, control: nothing enforced, the probe loads and the script runs" 0 "EVIL RAN" "" -- \
+		as_nobody env LD_PRELOAD="$N/probe.so" "$launcher" "$N/$script"
 	set_policy_file "policy = 1"
 	expect "$name, locked session: the object without the interposed names, on a noexec mount" 126 "" \
 		"$name: $N/probe.so: $stand_in" -- \
@@ -89,6 +85,17 @@ while read -r name path script; do
 	expect "$name, locked session: an object without symbols is judged on its mount" 126 "" \
 		"$name: $N/plain.so: not trusted for execution: noexec mount" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/plain.so" "$launcher" "$N/$script"
+	[ -n "$placed" ] || continue
+	d=$(delta "$launcher")
+	if [ -z "$d" ] || ! gen "$N/i-$name.so" dl_iterate_phdr=$((d + yield)) prctl=$((d + yield)); then
+		not_ok "$name: build the interposing object"
+		continue
+	fi
+	chmod 0644 "$N/i-$name.so"
+	set_policy_file -
+	expect "$name, control: nothing enforced, the object loads and the script runs" 0 "EVIL RAN" "" -- \
+		as_nobody env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
+	set_policy_file "policy = 1"
 	expect "$name, locked session: dl_iterate_phdr and prctl interposed, the noexec script is refused" 126 "" \
 		"$name: $N/i-$name.so: $stand_in" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
@@ -127,7 +134,9 @@ inc=$TF_BUILD/interpreters/inc/inc
 printf '+\n' >"$N/evil.inc"
 chmod 0644 "$N/evil.inc"
 d=$(delta "$inc")
-if [ -n "$d" ] && gen "$N/i-inc.so" trusted_for_allow_file=$((d + yield)); then
+if [ -z "$placed" ]; then
+	:
+elif [ -n "$d" ] && gen "$N/i-inc.so" trusted_for_allow_file=$((d + yield)); then
 	chmod 0644 "$N/i-inc.so"
 	set_policy_file -
 	expect "inc, control: nothing enforced, the object loads and the script runs" 0 "1" "" -- \
@@ -141,7 +150,7 @@ fi
 # trusted-python is not position independent: realpath(), which it calls
 # with the script's name once the interpreter runs, is PyRun_SimpleString.
 py=$TF_BUILD/interpreters/python/trusted-python
-if [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EXEC ]; then
+if [ -n "$placed" ] && [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EXEC ]; then
 	run=$(nm "$py" | awk '$3 == "PyRun_SimpleString" { print $1; exit }')
 	gen "$N/i-realpath.so" dl_iterate_phdr=abs:0x$(nm "$py" | awk '$3 == "_fini" { print $1; exit }') \
 		realpath=abs:0x$run && chmod 0644 "$N/i-realpath.so" ||

@@ -1,6 +1,14 @@
 # The front door.  The build itself is Meson's; this file only installs
 # what is missing (as root), configures the build directories and runs.
 #
+#   make          build from what is installed and cached, never the
+#                 network: a missing build dependency is named (make deps
+#                 installs it), and trusted-dash and trusted-bash are left
+#                 out, with one line saying so, unless their compiled trees
+#                 are cached (scripts/build-offline.sh)
+#   make build    all of it, the shells included: installs what is missing,
+#                 and fetches Debian's dash and bash source packages when
+#                 they are not cached (as every target below that builds)
 #   make demo     show the checks and enforcement on real mounts
 #   make check-fast  the inner loop: the tests but the slow ones (below)
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
@@ -18,8 +26,9 @@
 #                 interpreters/python/build-libpython.sh (its --tree)
 #   make deploy-check  install them in an overlay of this root, come in by su, ssh,
 #                 scp, sftp and cron, check enforcement in each, purge
-#   make shells   trusted-dash and trusted-bash (part of every build; the
-#                 compiled trees are cached in /var/tmp/trustedfor-shells)
+#   make shells   trusted-dash and trusted-bash (part of make build; the
+#                 compiled trees are cached in /var/tmp/trustedfor-shells,
+#                 TRUSTEDFOR_SHELLS_DIR; a missing source package is fetched)
 #   make deps     what is missing of debian/control's Build-Depends and
 #                 tests/packages, the project's one list (scripts/install-deps.sh)
 
@@ -29,7 +38,10 @@ FUZZ_SECONDS ?= 20
 
 .PHONY: all deps build shells asan deb deploy-check demo check check-fast check-fresh kernel-check guest-check bench install clean
 
-all: build
+all:
+	@scripts/install-deps.sh --check build
+	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) --werror
+	@scripts/build-offline.sh $(BUILD)
 
 deps:
 	@scripts/install-deps.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
-# scripts/install-deps.sh [build|tests|all|PACKAGE...]: installs the Debian
-# packages that are missing, as root with apt-get; otherwise it names them
-# and fails.  The project's one list of what it needs:
+# scripts/install-deps.sh [--check] [build|tests|all|PACKAGE...]: installs
+# the Debian packages that are missing, as root with apt-get; otherwise it
+# names them and fails.  The project's one list of what it needs:
 #
 #   build  the Build-Depends of debian/control, with build-essential (which
 #          Debian's policy implies): the library, the CLI, the PAM module,
@@ -10,9 +10,16 @@
 #   all    both (the default)
 #
 # PACKAGE... installs those instead (a script that needs more, as
-# interpreters/python/build-libpython.sh).
+# interpreters/python/build-libpython.sh).  With --check first, it installs
+# nothing: it names what is missing and fails (the default make, which
+# builds offline).
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
+check=
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
 
 # The names in debian/control's Build-Depends: no versions, the first of
 # alternatives; debhelper-compat is the version of debhelper it names.
@@ -39,6 +46,10 @@ for p in $packages; do
 		missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
+if [ -n "$check" ]; then
+	echo "install-deps: missing Debian packages:$missing (make deps installs them)" >&2
+	exit 1
+fi
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
 	exit 1

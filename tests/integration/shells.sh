@@ -603,13 +603,13 @@ echo after'; do
 }
 
 # --- nothing enforced, nothing audited ------------------------------------------
-# Then the shells ask the library nothing (shells/*/patches/0005), and a
-# file on a noexec mount runs.  What must still hold: auditing on logs the
-# file that failed the check, TRUSTEDFOR_ENFORCE enforces, and in bash an
-# object loaded by enable -f that sets exec securebits on the shell starts
-# enforcement for the files read after it, and has its input judged again
-# (standard input judged before BASH_ENV loaded it; a switch back to the
-# first file read).
+# Then the shells ask the library nothing (dash's patch 0005, bash's 0007,
+# "Ask nothing of libtrustedfor..."), and a file on a noexec mount runs.
+# What must still hold: auditing on logs the file that failed the check,
+# TRUSTEDFOR_ENFORCE enforces, and in bash an object loaded by enable -f
+# that sets exec securebits on the shell starts enforcement for the files
+# read after it, and has its input judged again (standard input judged
+# before BASH_ENV loaded it; a switch back to the first file read).
 run_idle_cases() {
 	local user=$1 pol=$2 p="trusted-$sh" w="trusted-$sh as $user, policy $pol"
 	local sourcer loader module=$exec_dir/securebits-module.so audit_line

@@ -80,9 +80,15 @@ EARLY static const void *dyn_entry(const struct link_map *l, ElfW(Sxword) tag)
 	return NULL;
 }
 
+/*
+ * Whether the loader may bind a name to SYM.  An undefined symbol with a
+ * value counts too: the loader takes it for references that are not calls
+ * through the PLT (a function's address, a call compiled -fno-plt).
+ */
 EARLY static int defined(const ElfW(Sym) *sym)
 {
-	return sym->st_shndx != SHN_UNDEF && ELF64_ST_BIND(sym->st_info) != STB_LOCAL;
+	return (sym->st_shndx != SHN_UNDEF || sym->st_value != 0) &&
+	       ELF64_ST_BIND(sym->st_info) != STB_LOCAL;
 }
 
 /*

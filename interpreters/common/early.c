@@ -146,3 +146,62 @@ EARLY const struct link_map *early_objects(void)
 			r = (const struct r_debug *)d->d_un.d_ptr;
 	return r ? r->r_map : NULL;
 }
+
+/* /proc/self/maps, whole. */
+static char maps[65536];
+
+EARLY static unsigned long hex(const char **p)
+{
+	unsigned long v = 0;
+
+	for (;; (*p)++) {
+		char c = **p;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (unsigned long)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (unsigned long)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/* The range of "[vdso]" in /proc/self/maps: 0, or -1 when not known. */
+EARLY static int vdso_range(unsigned long *start, unsigned long *end)
+{
+	long fd, n, len = 0;
+	const char *line, *p;
+
+	fd = early_syscall(SYS_openat, AT_FDCWD, (long)"/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	while (len < (long)sizeof(maps) - 1 &&
+	       (n = early_syscall(SYS_read, fd, (long)(maps + len), (long)sizeof(maps) - 1 - len, 0)) > 0)
+		len += n;
+	early_syscall(SYS_close, fd, 0, 0, 0);
+	if (len <= 0 || len >= (long)sizeof(maps) - 1)
+		return -1;
+	maps[len] = '\0';
+	for (line = maps; *line; line = *p ? p + 1 : p) {
+		for (p = line; *p && *p != '\n'; p++)
+			;
+		if (p - line > 7 && early_starts_with(p - 6, "[vdso]")) {
+			const char *q = line;
+
+			*start = hex(&q);
+			if (*q++ != '-')
+				return -1;
+			*end = hex(&q);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+EARLY int early_in_vdso(const char *name)
+{
+	unsigned long start, end;
+
+	return name && vdso_range(&start, &end) == 0 && (unsigned long)name >= start &&
+	       (unsigned long)name < end;
+}

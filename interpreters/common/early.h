@@ -42,6 +42,15 @@ EARLY int early_in_system_directory(const char *path);
  */
 EARLY const struct link_map *early_objects(void);
 
+/*
+ * Is NAME, an object's name in the loader's list, the vDSO's?  The loader
+ * names the vDSO by the soname in the vDSO's own string table, inside the
+ * image the kernel mapped ("[vdso]" in /proc/self/maps, readable to the
+ * process itself, non-dumpable or not, unlike its auxv); an object from a
+ * file has the loader's copy of its name, with or without a slash.
+ */
+EARLY int early_in_vdso(const char *name);
+
 #pragma GCC visibility pop
 
 #endif

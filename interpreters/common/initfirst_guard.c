@@ -15,8 +15,9 @@
  * object that would run before any check never runs in a launcher.
  *
  * That early, libc is not initialised and a sanitizer's runtime has not
- * started: this file calls no function, is not instrumented, and makes
- * its own system calls.  It cannot log: the refusal is the one line on
+ * started: this file calls only early.h's functions and the preload
+ * guard, which call no library, are not instrumented, and make their own
+ * system calls.  It cannot log: the refusal is the one line on
  * stderr and status 126.
  *
  * The objects come from the loader's list (found through the executable's
@@ -24,18 +25,22 @@
  * each one's flags from its dynamic section both as mapped and in its
  * file: the loader read the flags as it mapped the object, and the
  * object's own relocations, which come before this, may have rewritten
- * the copy in memory since.  What relocations can do to the loader's own
- * memory is beyond any check of the program's
- * (docs/interpreters-security.md).
+ * the copy in memory since, and its owner may rewrite its file: so while
+ * anything may be enforced, such objects are refused outright first
+ * (preload_guard.c), and these flags decide only where nothing is.  What
+ * relocations can do to the loader's own memory is beyond any check of the
+ * program's (docs/interpreters-security.md).
  */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stddef.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
 #include "early.h"
+#include "preload_guard.h"
 
 EARLY static int initialises_first(const ElfW(Dyn) *d, size_t n)
 {
@@ -99,20 +104,25 @@ EARLY static int file_initialises_first(const char *path)
 
 EARLY static void judge_objects(void)
 {
-	const struct link_map *l = early_objects();
+	const struct link_map *exe = early_objects(), *l;
 
-	if (!l)
+	/*
+	 * While anything may be enforced, every object from outside root's
+	 * directories is refused here, whatever its flags say, in memory or
+	 * in its file (preload_guard.c).
+	 */
+	tf_preload_guard(NULL);
+	if (!exe)
 		early_refuse("(the loader's list of objects)",
 			     "not found, so an object that initialises first cannot be ruled out");
-	for (; l; l = l->l_next) {
+	for (l = exe; l; l = l->l_next) {
 		const char *name = l->l_name && l->l_name[0] ? l->l_name : "(an object)";
 		int in_file;
 
 		if (initialises_first(l->l_ld, (size_t)-1))
 			early_refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
-		in_file = early_has_slash(l->l_name);
-		/* The program and the vDSO have no path: the kernel mapped them. */
-		if (!in_file || early_in_system_directory(l->l_name))
+		/* The program and the vDSO: the kernel mapped them. */
+		if (l == exe || early_in_vdso(l->l_name) || early_in_system_directory(l->l_name))
 			continue;
 		in_file = file_initialises_first(l->l_name);
 		if (in_file < 0)

@@ -1,37 +1,40 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Objects that could stand in for the launcher's own functions, refused
- * before the launcher calls any function through its PLT.
+ * While enforcement may be in force, no object the environment brought in
+ * (LD_PRELOAD, LD_LIBRARY_PATH, ld.so --preload or --library-path) stays
+ * in a launcher: every object outside root's library directories is
+ * refused before the launcher calls anything through its PLT, and before
+ * an object that asks to be initialised first runs.
  *
- * A preloaded object comes before libc in the loader's global scope, so
- * its definitions of libc's names take every call the launcher makes to
- * them, the loader guard's and the library's included.  It needs no code
- * of its own: each name may be an offset from the object into libc, which
- * lands at the same distance in every run.  A data-only object on a
- * noexec mount thus made dl_iterate_phdr() and prctl() answer 0 and do
- * nothing (libc's sched_yield()): the loader guard judged no object, the
- * locked securebits read as none, and a noexec script ran (found by
- * review).  LD_LIBRARY_PATH does the same with an object named as one of
- * the launcher's dependencies.
+ * The loader guard's check of such an object comes too late to be trusted:
+ * - its definitions come before libc's in the loader's global scope, so
+ *   they take the launcher's own calls, the guard's and the library's
+ *   included, with no code of their own (each name an offset into libc:
+ *   dl_iterate_phdr() and prctl() answered by sched_yield() judged nothing
+ *   and read locked bits as none; found by review);
+ * - its relocations, which run before any code of the launcher's, may
+ *   rewrite what it shows in memory (its dynamic tags, its flags), and its
+ *   file, its owner's, may be rewritten or replaced by the time it is
+ *   read again (a FIFO later in LD_PRELOAD holds the loader while it is).
+ * So nothing of the object is read: where it lies decides, as glibc's
+ * secure-execution mode admits preloads only from root's directories.
+ * Besides those, what the kernel mapped is kept (the program, the vDSO,
+ * the loader the program names in PT_INTERP) and the executable's own
+ * RUNPATH (a build tree's).
  *
- * So, while enforcement may be in force, an object that defines any
- * symbol is refused unless it lies in root's library directories (as
- * glibc's secure-execution mode admits preloads only from there), is the
- * dynamic loader the kernel mapped (AT_BASE), or lies in a directory of
- * the executable's own RUNPATH (a build tree's).  What may be
- * in force is known from facts no interposed function gives: the exec
- * securebits (prctl), TRUSTEDFOR_ENFORCE in the environment, and the
- * policy file's existence; a policy file that enforces nothing still
- * counts, since reading it would take libc.  An object that defines no
- * symbol replaces no function: loader_guard.c judges it as any object.
- * The symbols are those the loader itself can find: every index its hash
- * table reaches.
+ * What may be in force is told from facts no interposed function gives:
+ * the exec securebits (prctl), the policy file's existence, and in the
+ * preinit array TRUSTEDFOR_ENFORCE in the environment it is handed (the
+ * resolver that runs earlier is handed none).  A policy file that enforces
+ * nothing counts: reading it would take libc.
  */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -41,9 +44,85 @@
 #include "preload_guard.h"
 
 extern ElfW(Dyn) _DYNAMIC[];
+/* The executable's own ELF header, placed by the linker. */
+extern const ElfW(Ehdr) __ehdr_start;
 
-/* More steps through a hash table than any library has symbols. */
-#define MAX_STEPS (1L << 22)
+/* getdents64's record. */
+struct early_dirent {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* A directory listing, zeroed before each read. */
+static char buf[16384];
+
+EARLY static int same_name(const char *a, const char *b, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return a[n] == '\0';
+}
+
+/*
+ * Whether the policy file is absent, in words a seccomp filter of the
+ * user's own cannot give: "no such file" (one return value, which a
+ * filter gives as easily) and a listing of its directory, which the kernel
+ * writes, holding "." and not the file, as lib/policy_file.c confirms its
+ * own open's ENOENT.  Any doubt means the file may be there.
+ */
+EARLY static int policy_file_absent(void)
+{
+	static const char path[] = TRUSTEDFOR_POLICY_FILE;
+	static char dir[sizeof(path)];
+	long fd, n, at, slash = -1, i;
+	int dot = 0, found = 0;
+
+	if (early_syscall(SYS_faccessat, AT_FDCWD, (long)path, F_OK, 0) != -ENOENT)
+		return 0;
+	for (i = 0; path[i]; i++)
+		if (path[i] == '/')
+			slash = i;
+	if (slash <= 0)
+		return 0;
+	for (i = 0; i < slash; i++)
+		dir[i] = path[i];
+	dir[slash] = '\0';
+	fd = early_syscall(SYS_openat, AT_FDCWD, (long)dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		/* Zeroed: a forged success that wrote nothing lists nothing. */
+		for (i = 0; i < (long)sizeof(buf); i++)
+			buf[i] = 0;
+		n = early_syscall(SYS_getdents64, fd, (long)buf, sizeof(buf), 0);
+		if (n <= 0)
+			break;
+		for (at = 0; at < n;) {
+			const struct early_dirent *d = (const struct early_dirent *)(buf + at);
+
+			if (d->d_reclen < offsetof(struct early_dirent, d_name) + 2 ||
+			    d->d_reclen > n - at) {
+				n = -1;
+				break;
+			}
+			if (same_name(d->d_name, ".", 1))
+				dot = 1;
+			else if (same_name(d->d_name, path + slash + 1, (long)sizeof(path) - 2 - slash))
+				found = 1;
+			at += d->d_reclen;
+		}
+		if (n < 0)
+			break;
+	}
+	early_syscall(SYS_close, fd, 0, 0, 0);
+	return n == 0 && dot && !found;
+}
 
 EARLY static int enforcement_possible(char **envp)
 {
@@ -55,93 +134,29 @@ EARLY static int enforcement_possible(char **envp)
 	for (e = envp; e && *e; e++)
 		if (early_starts_with(*e, "TRUSTEDFOR_ENFORCE=") && (*e)[19])
 			return 1;
-	/* Only "no such file" says there is none. */
-	return early_syscall(SYS_faccessat, AT_FDCWD, (long)TRUSTEDFOR_POLICY_FILE, F_OK, 0) !=
-	       -ENOENT;
+	return !policy_file_absent();
+}
+
+/* Is L the loader, named by the program's PT_INTERP string where it lies? */
+EARLY static int is_loader(const struct link_map *exe, const struct link_map *l)
+{
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)((const char *)&__ehdr_start +
+						     __ehdr_start.e_phoff);
+	int i;
+
+	for (i = 0; i < __ehdr_start.e_phnum; i++)
+		if (ph[i].p_type == PT_INTERP)
+			return l->l_name == (const char *)(exe->l_addr + ph[i].p_vaddr);
+	return 0;
 }
 
 /*
  * A dynamic entry's address: the loader adds the object's base to those
- * of a writable dynamic section, once, in place, and leaves a read-only
- * one's as offsets.
+ * of a writable dynamic section, once, in place.
  */
-EARLY static const void *dyn_address(const struct link_map *l, ElfW(Addr) value)
+EARLY static const char *dyn_address(const struct link_map *l, ElfW(Addr) value)
 {
-	return (const void *)(value < l->l_addr ? value + l->l_addr : value);
-}
-
-EARLY static const void *dyn_entry(const struct link_map *l, ElfW(Sxword) tag)
-{
-	const ElfW(Dyn) *d;
-
-	for (d = l->l_ld; d->d_tag != DT_NULL; d++)
-		if (d->d_tag == tag)
-			return dyn_address(l, d->d_un.d_ptr);
-	return NULL;
-}
-
-/*
- * Whether the loader may bind a name to SYM.  An undefined symbol with a
- * value counts too: the loader takes it for references that are not calls
- * through the PLT (a function's address, a call compiled -fno-plt).
- */
-EARLY static int defined(const ElfW(Sym) *sym)
-{
-	return (sym->st_shndx != SHN_UNDEF || sym->st_value != 0) &&
-	       ELF64_ST_BIND(sym->st_info) != STB_LOCAL;
-}
-
-/*
- * 1 when a symbol the loader's lookup reaches through the object's hash
- * tables is defined, 0 when none is, -1 when a table is past reason.
- * Both tables are walked where both exist: the loader uses one.
- */
-EARLY static int defines_symbols(const struct link_map *l)
-{
-	const ElfW(Sym) *syms = dyn_entry(l, DT_SYMTAB);
-	const uint32_t *gnu = dyn_entry(l, DT_GNU_HASH);
-	const ElfW(Word) *sysv = dyn_entry(l, DT_HASH);
-	long steps = 0;
-	uint32_t b;
-
-	if (!syms)
-		return 0;
-	if (gnu) {
-		uint32_t nbuckets = gnu[0], symoffset = gnu[1], bloom_words = gnu[2];
-		const uint32_t *buckets =
-			(const uint32_t *)((const ElfW(Addr) *)(gnu + 4) + bloom_words);
-		const uint32_t *chain = buckets + nbuckets;
-
-		for (b = 0; b < nbuckets; b++) {
-			uint32_t i = buckets[b];
-
-			if (i == 0)
-				continue;
-			if (i < symoffset)
-				return -1;
-			for (;; i++) {
-				if (++steps > MAX_STEPS)
-					return -1;
-				if (defined(&syms[i]))
-					return 1;
-				if (chain[i - symoffset] & 1)
-					break;
-			}
-		}
-	}
-	if (sysv) {
-		ElfW(Word) nbucket = sysv[0];
-		const ElfW(Word) *bucket = sysv + 2, *chain = bucket + nbucket;
-
-		for (b = 0; b < nbucket; b++)
-			for (ElfW(Word) i = bucket[b]; i != STN_UNDEF; i = chain[i]) {
-				if (++steps > MAX_STEPS)
-					return -1;
-				if (defined(&syms[i]))
-					return 1;
-			}
-	}
-	return 0;
+	return (const char *)(value < l->l_addr ? value + l->l_addr : value);
 }
 
 /* The executable's directory, as the loader expands $ORIGIN: "" if unknown. */
@@ -190,6 +205,8 @@ EARLY static int in_runpath(const struct link_map *exe, const char *path)
 	const char *strtab = NULL;
 	const ElfW(Dyn) *d;
 
+	if (path[0] != '/')
+		return 0;
 	for (d = _DYNAMIC; d->d_tag != DT_NULL; d++)
 		if (d->d_tag == DT_STRTAB)
 			strtab = dyn_address(exe, d->d_un.d_ptr);
@@ -210,44 +227,23 @@ EARLY static int in_runpath(const struct link_map *exe, const char *path)
 	return 0;
 }
 
-/* AT_BASE from the auxiliary vector, which follows the environment. */
-EARLY static ElfW(Addr) loader_base(char **envp)
-{
-	const ElfW(auxv_t) *av;
-
-	while (*envp)
-		envp++;
-	for (av = (const ElfW(auxv_t) *)(envp + 1); av->a_type != AT_NULL; av++)
-		if (av->a_type == AT_BASE)
-			return av->a_un.a_val;
-	return 0;
-}
-
 EARLY void tf_preload_guard(char **envp)
 {
 	const struct link_map *exe = early_objects(), *l;
-	ElfW(Addr) base;
 
-	if (!envp || !enforcement_possible(envp))
+	if (!enforcement_possible(envp))
 		return;
-	base = loader_base(envp);
 	if (!exe)
 		early_refuse("(the loader's list of objects)",
-			     "not found, so an object that replaces the launcher's functions "
-			     "cannot be ruled out");
+			     "not found, so an object the environment brought in cannot be ruled out");
 	for (l = exe->l_next; l; l = l->l_next) {
-		int r;
+		const char *name = l->l_name ? l->l_name : "";
 
-		/* The vDSO has no path: the kernel mapped it. */
-		if (!early_has_slash(l->l_name) || early_in_system_directory(l->l_name) ||
-		    (base && l->l_addr == base) || in_runpath(exe, l->l_name))
+		if (early_in_vdso(name) || early_in_system_directory(name) || is_loader(exe, l) || in_runpath(exe, name))
 			continue;
-		r = defines_symbols(l);
-		if (r < 0)
-			early_refuse(l->l_name, "its symbol table cannot be read through");
-		if (r)
-			early_refuse(l->l_name,
-				     "a shared object outside root's library directories that defines "
-				     "symbols, which could stand in for the launcher's own functions");
+		early_refuse(name[0] ? name : "(an object)",
+			     "a shared object outside root's library directories, refused "
+			     "while anything may be enforced: it could stand in for the "
+			     "launcher's own functions before any check");
 	}
 }

@@ -6,9 +6,10 @@
 
 /*
  * preload_guard.c: while enforcement may be in force, refuses (126, one
- * line) an object outside root's library directories and the executable's
- * RUNPATH that defines symbols.  The first thing the preinit array does,
- * with the environment it was given.
+ * line) every object outside root's library directories but the program,
+ * the vDSO, the loader and the executable's RUNPATH.  Called first by the
+ * resolver of initfirst_guard.c, with no environment, and by the preinit
+ * array (loader_guard.c) with the one it is handed.
  */
 #pragma GCC visibility push(hidden)
 EARLY void tf_preload_guard(char **envp);

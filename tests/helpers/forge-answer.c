@@ -18,6 +18,9 @@
  *                library lists the file's directory to confirm the ENOENT)
  *   unlist=N     the same, and getdents64() returns N (0: a listing with
  *                nothing in it, not even ".")
+ *   faccessat=N  faccessat() (the old call, not faccessat2) with mode F_OK
+ *                returns N (ENOENT: "there is no policy file", as the
+ *                preload guard asks it)
  *   setsecurebits=N  PR_SET_SECUREBITS returns N (0: the bits stay as
  *                they were), so that a session cannot be enforced
  *   dumpable=N   PR_SET_DUMPABLE returns N (0: the process stays
@@ -115,7 +118,10 @@ static int add_rule(scmp_filter_ctx ctx, const char *rule)
 					      SCMP_A2(SCMP_CMP_EQ, POLICY_FILE_FLAGS));
 		if (rc == 0 && unlist)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(getdents64), 0);
-	} else if (!strncmp(rule, "setsecurebits=", 14))
+	} else if (!strncmp(rule, "faccessat=", 10))
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(faccessat), 1,
+				      SCMP_A2(SCMP_CMP_EQ, F_OK));
+	else if (!strncmp(rule, "setsecurebits=", 14))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(n), SCMP_SYS(prctl), 1,
 				      SCMP_A0(SCMP_CMP_EQ, PR_SET_SECUREBITS));
 	else if (!strncmp(rule, "dumpable=", 9))

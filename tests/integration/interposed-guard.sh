@@ -59,6 +59,11 @@ gen "$X/probe.so" tf_probe_unused=0 tf_pr=0 || not_ok "build the probe object (e
 # No symbol at all: nothing to interpose.
 gen "$N/plain.so" || not_ok "build the object without symbols"
 chmod 0644 "$N"/* "$X"/*
+# Each launcher, its path in the build and its script.
+launchers="trusted-lua interpreters/lua/trusted-lua evil.lua
+trusted-python interpreters/python/trusted-python evil.py
+trusted-dash shells/trusted-dash evil.sh
+trusted-bash shells/trusted-bash evil.sh"
 stand_in="not trusted for execution: a shared object outside root's library directories that defines symbols, which could stand in for the launcher's own functions"
 
 # The distance from a preloaded object to libc, in NAME's process.
@@ -99,12 +104,7 @@ while read -r name path script; do
 	expect "$name, locked session: dl_iterate_phdr and prctl interposed, the noexec script is refused" 126 "" \
 		"$name: $N/i-$name.so: $stand_in" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
-done <<EOF2
-trusted-lua interpreters/lua/trusted-lua evil.lua
-trusted-python interpreters/python/trusted-python evil.py
-trusted-dash shells/trusted-dash evil.sh
-trusted-bash shells/trusted-bash evil.sh
-EOF2
+done <<<"$launchers"
 
 # refused_both WHAT OBJECT COMMAND...: COMMAND with OBJECT preloaded must
 # be refused, with nothing on standard output, under the policy file
@@ -161,5 +161,100 @@ if [ -n "$placed" ] && [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EX
 		as_nobody env LD_PRELOAD="$N/i-realpath.so" "$py" "$code"
 	refused_both "trusted-python: realpath interposed, the name is not run" \
 		"$N/i-realpath.so" "$py" "$code"
+fi
+
+# Ways past the preload guard for the same objects (dl_iterate_phdr and
+# prctl as sched_yield, or trusted-python's realpath as
+# PyRun_SimpleString), each with its control: nothing enforced, the same
+# object runs the script.
+#
+# 1. The object's own relocations rewrite its mapped dynamic section: an
+#    R_X86_64_RELATIVE entry on the tags of DT_SYMTAB and DT_GNU_HASH.
+#    The loader read the section as it mapped the object and keeps the
+#    hash table's address and a pointer to each entry (the value, not the
+#    tag, is what it reads again); the guard walks the section as it is
+#    after relocation, finds no symbol table, and lets the object pass.
+# 2. The object's addresses start at minus the distance from where it is
+#    mapped to the loader (which is the same in every run): the loader's
+#    l_addr for it is then the loader's own base, AT_BASE, and the guard
+#    takes it for the dynamic loader.
+# 3. Under the policy file alone, a seccomp filter of the user's own
+#    answers faccessat(F_OK) with ENOENT: the guard's one question about
+#    the policy file, so it reads "nothing may be enforced" and judges no
+#    object (forge-answer's faccessat rule).
+#
+# crafted-object.py writes the objects byte by byte (--clobber, --vaddr).
+[ -n "$placed" ] || done_testing
+crafted() { /usr/bin/python3.11 "$TF_SRC/tests/helpers/crafted-object.py" "$@"; }
+crafted "$N/crafted-probe.so" tf_probe_unused=0 tf_pr=0 && chmod 0644 "$N/crafted-probe.so" ||
+	not_ok "build the crafted probe object"
+
+# Where the loader maps the probe, libc and itself in LAUNCHER's process,
+# in a locked session: "PROBE LIBC LOADER" (ldd's start addresses).
+placement() {
+	as_nobody "${ENF[@]}" env LD_PRELOAD="$N/crafted-probe.so" LD_TRACE_LOADED_OBJECTS=1 "$1" |
+		awk -v probe="$N/crafted-probe.so" '$1 == probe { p = $2 } $1 ~ /^libc\.so/ { l = $4 }
+			$1 ~ /^\/.*ld-linux/ { d = $2 }
+			END { gsub(/[()]/, "", p); gsub(/[()]/, "", l); gsub(/[()]/, "", d); print p, l, d }'
+}
+
+while read -r name path script; do
+	launcher=$TF_BUILD/$path
+	[ -x "$launcher" ] || continue
+	read -r p l d < <(placement "$launcher")
+	if [ -z "$p" ] || [ -z "$l" ] || [ -z "$d" ]; then
+		not_ok "$name: where the loader maps the objects"
+		continue
+	fi
+	p=$((p)) l=$((l)) d=$((d))
+	# 1: the names relative to the object, its tags rewritten.
+	crafted "$N/clobbered-$name.so" --clobber SYMTAB,GNU_HASH \
+		dl_iterate_phdr=$((l - p + yield)) prctl=$((l - p + yield)) ||
+		not_ok "$name: build the object that rewrites its dynamic section"
+	# 2: l_addr = (AT_BASE - (d - p)) - (p - d) = AT_BASE.
+	crafted "$N/at-base-$name.so" --vaddr $((p - d)) \
+		dl_iterate_phdr=$((l - d + yield)) prctl=$((l - d + yield)) ||
+		not_ok "$name: build the object placed at the loader's base"
+	chmod 0644 "$N"/*.so
+	for object in clobbered at-base; do
+		set_policy_file -
+		expect "$name, control: nothing enforced, the $object object loads and the script runs" \
+			0 "EVIL RAN" "" -- \
+			as_nobody env LD_PRELOAD="$N/$object-$name.so" "$launcher" "$N/$script"
+		set_policy_file "policy = 1"
+		expect "$name, locked session: the $object object is refused" 126 "" \
+			"$name: $N/$object-$name.so: $stand_in" -- \
+			as_nobody "${ENF[@]}" env LD_PRELOAD="$N/$object-$name.so" "$launcher" "$N/$script"
+	done
+done <<<"$launchers"
+
+# trusted-python, not position independent: realpath() of the script's
+# name is PyRun_SimpleString, under the policy file alone.
+py=$TF_BUILD/interpreters/python/trusted-python
+if [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EXEC ]; then
+	fini=0x$(nm "$py" | awk '$3 == "_fini" { print $1; exit }')
+	run=0x$(nm "$py" | awk '$3 == "PyRun_SimpleString" { print $1; exit }')
+	crafted "$N/clobbered-realpath.so" --clobber SYMTAB,GNU_HASH \
+		dl_iterate_phdr=abs:$fini realpath=abs:$run &&
+		gen "$N/realpath.so" dl_iterate_phdr=abs:$fini realpath=abs:$run &&
+		chmod 0644 "$N"/*.so || not_ok "build the realpath objects"
+	code="exec(open('$N/evil.py').read())"
+	set_policy_file -
+	expect "trusted-python, control: the rewriting object runs the script's name as python" \
+		2 "EVIL RAN" "*" -- as_nobody env LD_PRELOAD="$N/clobbered-realpath.so" "$py" "$code"
+	set_policy_file "enforce = file,interactive
+policy = 1"
+	expect "trusted-python, policy file alone: the rewriting object is refused" 126 "" \
+		"trusted-python: $N/clobbered-realpath.so: $stand_in" -- \
+		as_nobody env LD_PRELOAD="$N/clobbered-realpath.so" "$py" "$code"
+	# 3: without the filter, the same object is refused.
+	forge=$TF_BUILD/tests/forge-answer
+	expect "trusted-python, policy file alone: without the filter the object is refused" 126 "" \
+		"trusted-python: $N/realpath.so: $stand_in" -- \
+		as_nobody env LD_PRELOAD="$N/realpath.so" "$py" "$code"
+	expect "trusted-python, policy file alone: faccessat forged to ENOENT, the object is still refused" \
+		126 "" "trusted-python: $N/realpath.so: $stand_in" -- \
+		as_nobody "$forge" faccessat=ENOENT env LD_PRELOAD="$N/realpath.so" "$py" "$code"
+	set_policy_file "policy = 1"
 fi
 done_testing

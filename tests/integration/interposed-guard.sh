@@ -178,7 +178,13 @@ fi
 #    mapped to the loader (which is the same in every run): the loader's
 #    l_addr for it is then the loader's own base, AT_BASE, and the guard
 #    takes it for the dynamic loader.
-# 3. Under the policy file alone, a seccomp filter of the user's own
+# 3. LD_LIBRARY_PATH with an empty element (":"), the current directory
+#    to the loader, and the object preloaded by a name without a slash
+#    (part one's object, unchanged): the loader names it as it was asked,
+#    with no directory, and the guard takes a name without a slash for
+#    the vDSO's.  (The loader guard's refusal of LD_LIBRARY_PATH is a
+#    decision of the library's, made with prctl interposed.)
+# 4. Under the policy file alone, a seccomp filter of the user's own
 #    answers faccessat(F_OK) with ENOENT: the guard's one question about
 #    the policy file, so it reads "nothing may be enforced" and judges no
 #    object (forge-answer's faccessat rule).
@@ -226,6 +232,15 @@ while read -r name path script; do
 			"$name: $N/$object-$name.so: $stand_in" -- \
 			as_nobody "${ENF[@]}" env LD_PRELOAD="$N/$object-$name.so" "$launcher" "$N/$script"
 	done
+	[ -r "$N/i-$name.so" ] || continue
+	set_policy_file -
+	expect "$name, control: nothing enforced, the object by a name without a slash runs the script" \
+		0 "EVIL RAN" "" -- \
+		as_nobody env -C "$N" LD_LIBRARY_PATH=: LD_PRELOAD="i-$name.so" "$launcher" "$N/$script"
+	set_policy_file "policy = 1"
+	expect "$name, locked session: the object by a name without a slash is refused" 126 "" \
+		"$name: i-$name.so: $stand_in" -- \
+		as_nobody "${ENF[@]}" env -C "$N" LD_LIBRARY_PATH=: LD_PRELOAD="i-$name.so" "$launcher" "$N/$script"
 done <<<"$launchers"
 
 # trusted-python, not position independent: realpath() of the script's
@@ -247,7 +262,7 @@ policy = 1"
 	expect "trusted-python, policy file alone: the rewriting object is refused" 126 "" \
 		"trusted-python: $N/clobbered-realpath.so: $stand_in" -- \
 		as_nobody env LD_PRELOAD="$N/clobbered-realpath.so" "$py" "$code"
-	# 3: without the filter, the same object is refused.
+	# 4: without the filter, the same object is refused.
 	forge=$TF_BUILD/tests/forge-answer
 	expect "trusted-python, policy file alone: without the filter the object is refused" 126 "" \
 		"trusted-python: $N/realpath.so: $stand_in" -- \

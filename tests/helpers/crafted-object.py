@@ -18,7 +18,7 @@ defines each NAME as a function OFFSET bytes from the object's load bias
                (the loader then leaves its d_ptr values as offsets).
 --initfirst    DF_1_INITFIRST in DT_FLAGS_1.
 --init-array A a DT_INIT_ARRAY of one entry, l_addr + A (a RELATIVE
-               relocation writes it).
+               relocation writes it), or A itself for abs:A.
 """
 import argparse
 import struct
@@ -73,7 +73,8 @@ def build(names, vaddr, clobber, ro_dynamic, initfirst=False,
     rela_at = at
     n_dyn_entries = 9 + len(needed) + (1 if initfirst else 0) + \
         (2 if init_array is not None else 0)
-    rela_count = len(clobber) + (1 if init_array is not None else 0)
+    relocated_init = init_array is not None and not init_array[1]
+    rela_count = len(clobber) + (1 if relocated_init else 0)
     at += 24 * rela_count
     init_at = at
     if init_array is not None:
@@ -98,9 +99,9 @@ def build(names, vaddr, clobber, ro_dynamic, initfirst=False,
         i = [t for t, _ in entries].index(tag)
         rela += struct.pack("<QQq", vaddr + dyn_at + 16 * i,
                             R_X86_64_RELATIVE, 0)
-    if init_array is not None:
+    if relocated_init:
         rela += struct.pack("<QQq", vaddr + init_at, R_X86_64_RELATIVE,
-                            init_array)
+                            init_array[0])
     end = dyn_at + len(dyn)
     phdrs = b""
     if ro_dynamic:
@@ -124,6 +125,8 @@ def build(names, vaddr, clobber, ro_dynamic, initfirst=False,
     out[gnu_at:gnu_at + len(gnu)] = gnu
     out[rela_at:rela_at + len(rela)] = rela
     out[dyn_at:dyn_at + len(dyn)] = dyn
+    if init_array is not None and init_array[1]:
+        struct.pack_into("<Q", out, init_at, init_array[0] % 2**64)
     return bytes(out)
 
 
@@ -134,7 +137,7 @@ def main():
     p.add_argument("--clobber", default="")
     p.add_argument("--ro-dynamic", action="store_true")
     p.add_argument("--initfirst", action="store_true")
-    p.add_argument("--init-array", type=lambda s: int(s, 0), default=None)
+    p.add_argument("--init-array", default=None)
     p.add_argument("--needed", action="append", default=[])
     p.add_argument("names", nargs="*")
     a = p.parse_intermixed_args()
@@ -145,9 +148,13 @@ def main():
         names[n] = (int(v[4:], 0), 0xFFF1) if v.startswith("abs:") else \
             (int(v, 0), 1)
     clobber = [t for t in a.clobber.split(",") if t]
+    init = a.init_array
+    if init is not None:
+        init = (int(init[4:], 0), True) if init.startswith("abs:") else \
+            (int(init, 0), False)
     with open(a.out, "wb") as f:
         f.write(build(names, a.vaddr, clobber, a.ro_dynamic, a.initfirst,
-                      a.init_array, a.needed))
+                      init, a.needed))
 
 
 if __name__ == "__main__":

@@ -49,7 +49,8 @@ gen "$N/pwn.so" libpython3.11.so.1.0 Py_BytesMain &&
 	gen "$N/first-exit.so" libc.so.6 _exit initfirst &&
 	gen "$N/hidden.so" libpython3.11.so.1.0 Py_BytesMain initfirst-hidden &&
 	gen "$N/hidden-exit.so" libc.so.6 _exit initfirst-hidden &&
-	mkdir "$N/first" && cp "$N/first.so" "$N/first/liblua5.4.so.0" ||
+	mkdir "$N/first" && cp "$N/first.so" "$N/first/liblua5.4.so.0" &&
+	mkdir "$N/bare" && cp "$N/pwn.so" "$N/hidden.so" "$N/bare" ||
 	not_ok "build the data-only objects"
 # Where libc's abort() lies from a preloaded object, in trusted-lua: seen
 # from a harmless one (its initialiser is getpid()) on the exec mount.  Not
@@ -137,6 +138,13 @@ controls() {
 		$as env LD_PRELOAD="$N/first.so" /bin/true "$N/evil.py"
 	e "control: so does one whose mark its relocation rewrote in memory" 42 "EVIL RAN" "" \
 		$as env LD_PRELOAD="$N/hidden.so" /bin/true "$N/evil.py"
+	# LD_LIBRARY_PATH's empty element is the current directory ($N/bare,
+	# which has no liblua): the loader names an object found there as it
+	# was asked, without a slash.
+	e "control: so does it by a name without a slash" 42 "EVIL RAN" "" \
+		$as env -C "$N/bare" LD_LIBRARY_PATH=: LD_PRELOAD=hidden.so /bin/true "$N/evil.py"
+	e "control: ld.so --library-path : --preload pwn.so into trusted-lua runs it" 42 "EVIL RAN" "" \
+		$as env -C "$N/bare" "$ldso" --library-path : --preload pwn.so "$lua" "$N/evil.py"
 	initfirst_cases
 }
 
@@ -165,6 +173,10 @@ initfirst_cases() {
 			"trusted-python: $N/$obj-exit.so: $why" \
 			$as "${enf[@]}" env LD_PRELOAD="$N/$obj-exit.so" "$py" "$X/ok.py"
 	done
+	# A name without a slash is not the vDSO's: the object is judged too.
+	e "enforced $enforced: hidden.so by a name without a slash (LD_LIBRARY_PATH=:)" 126 "" \
+		"trusted-lua: hidden.so: $why" \
+		$as "${enf[@]}" env -C "$N/bare" LD_LIBRARY_PATH=: LD_PRELOAD=hidden.so "$lua" "$N/evil.py"
 	e "enforced $enforced: first.so through ld.so --preload" 126 "" \
 		"${ldso##*/}: $N/first.so: $why" \
 		$as "${enf[@]}" "$ldso" --preload "$N/first.so" "$lua" "$N/evil.py"
@@ -224,6 +236,9 @@ cases() {
 		$as "${ENF[@]}" env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
 	e "ld.so --preload into trusted-lua" 126 "" "$lua_no" \
 		$as "${ENF[@]}" "$ldso" --preload "$N/pwn.so" "$lua" "$N/evil.py"
+	e "ld.so --library-path : --preload pwn.so (a name without a slash) into trusted-lua" 126 "" \
+		"trusted-lua: pwn.so: $not: noexec mount" \
+		$as "${ENF[@]}" env -C "$N/bare" "$ldso" --library-path : --preload pwn.so "$lua" "$N/evil.py"
 	e "LD_LIBRARY_PATH into trusted-lua" 126 "" "$nover
 trusted-lua: LD_LIBRARY_PATH: $var" \
 		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$lua" "$N/evil.py"

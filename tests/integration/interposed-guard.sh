@@ -64,7 +64,7 @@ launchers="trusted-lua interpreters/lua/trusted-lua evil.lua
 trusted-python interpreters/python/trusted-python evil.py
 trusted-dash shells/trusted-dash evil.sh
 trusted-bash shells/trusted-bash evil.sh"
-stand_in="not trusted for execution: a shared object outside root's library directories that defines symbols, which could stand in for the launcher's own functions"
+stand_in="not trusted for execution: a shared object outside root's library directories, refused while anything may be enforced: it could stand in for the launcher's own functions before any check"
 
 # The distance from a preloaded object to libc, in NAME's process.
 delta() {
@@ -87,8 +87,8 @@ while read -r name path script; do
 	expect "$name, locked session: the same on an exec mount" 126 "" \
 		"$name: $X/probe.so: $stand_in" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$X/probe.so" "$launcher" "$N/$script"
-	expect "$name, locked session: an object without symbols is judged on its mount" 126 "" \
-		"$name: $N/plain.so: not trusted for execution: noexec mount" -- \
+	expect "$name, locked session: an object without symbols, refused as well" 126 "" \
+		"$name: $N/plain.so: $stand_in" -- \
 		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/plain.so" "$launcher" "$N/$script"
 	[ -n "$placed" ] || continue
 	d=$(delta "$launcher")

@@ -102,6 +102,12 @@ as_root() { "$@"; }
 # The loader's warning for a replaced liblua without symbol versions: it
 # maps the object, then the launcher's first code runs.
 nover="$lua: $N/liblua5.4.so.0: no version information available (required by $lua)"
+# While anything may be enforced (here: a policy file, the securebits, or
+# TRUSTEDFOR_ENFORCE), every object from outside root's library
+# directories is refused before its flags, symbols or initialisers count
+# (interpreters/common/preload_guard.c); nothing enforced and no policy
+# file, the guards judge what the object shows.
+outside="not trusted for execution: a shared object outside root's library directories, refused while anything may be enforced: it could stand in for the launcher's own functions before any check"
 # e WHAT STATUS STDOUT STDERR COMMAND...
 e() { expect "$who, policy $p: $1" "$2" "$3" "$4" -- "${@:5}"; }
 
@@ -156,7 +162,10 @@ initfirst_cases() {
 	local why="$not: it asks to be initialised before the program's checks (DF_1_INITFIRST)"
 	local enf=() obj
 
-	[ "$enforced" = yes ] && enf=("${ENF[@]}")
+	if [ "$enforced" = yes ]; then
+		enf=("${ENF[@]}")
+		why=$outside
+	fi
 	for obj in first hidden; do
 		e "enforced $enforced: LD_PRELOAD of $obj.so (initialises first), into trusted-lua" \
 			126 "" "trusted-lua: $N/$obj.so: $why" \
@@ -219,28 +228,32 @@ cases() {
 	e "python's own extension modules load" 0 "ok" "" \
 		$as "${ENF[@]}" "$py" "$X/ok.py"
 	# The loader's variables, into every launcher.
-	e "LD_PRELOAD into trusted-lua" 126 "" "$lua_no" \
+	e "LD_PRELOAD into trusted-lua" 126 "" "trusted-lua: $N/pwn.so: $outside" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$lua" "$N/evil.py"
-	e "LD_PRELOAD into inc" 126 "" "inc: $N/pwn.so: $not: noexec mount" \
+	e "LD_PRELOAD into inc" 126 "" "inc: $N/pwn.so: $outside" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
-	# The guard runs before libc sets environ: TRUSTEDFOR_ENFORCE still counts.
+	# The guard runs before libc sets environ: TRUSTEDFOR_ENFORCE still
+	# counts, with no policy file and no securebits.
+	set_policy_file -
 	e "LD_PRELOAD into inc, enforced by TRUSTEDFOR_ENFORCE alone" 126 "" \
-		"inc: $N/pwn.so: $not: noexec mount" \
+		"inc: $N/pwn.so: $outside" \
 		$as env TRUSTEDFOR_ENFORCE=file LD_PRELOAD="$N/pwn.so" "$inc" "$N/evil.py"
+	set_policy_file "policy = $p
+enforce = file,interactive" || not_ok "policy file"
 	for sh in $shells; do
-		e "LD_PRELOAD into trusted-$sh" 126 "" "trusted-$sh: $N/pwn.so: $not: noexec mount" \
+		e "LD_PRELOAD into trusted-$sh" 126 "" "trusted-$sh: $N/pwn.so: $outside" \
 			$as "${ENF[@]}" env LD_PRELOAD="$N/pwn.so" "$TF_BUILD/shells/trusted-$sh" "$N/evil.py"
 	done
 	e "LD_PRELOAD into trusted-python" 126 "" \
-		"trusted-python: $N/exit.so: $not: noexec mount" \
+		"trusted-python: $N/exit.so: $outside" \
 		$as "${ENF[@]}" env LD_PRELOAD="$N/exit.so" "$py" "$X/ok.py"
-	e "ld.so --preload into trusted-lua" 126 "" "$lua_no" \
+	e "ld.so --preload into trusted-lua" 126 "" "${ldso##*/}: $N/pwn.so: $outside" \
 		$as "${ENF[@]}" "$ldso" --preload "$N/pwn.so" "$lua" "$N/evil.py"
 	e "ld.so --library-path : --preload pwn.so (a name without a slash) into trusted-lua" 126 "" \
-		"trusted-lua: pwn.so: $not: noexec mount" \
+		"${ldso##*/}: pwn.so: $outside" \
 		$as "${ENF[@]}" env -C "$N/bare" "$ldso" --library-path : --preload pwn.so "$lua" "$N/evil.py"
 	e "LD_LIBRARY_PATH into trusted-lua" 126 "" "$nover
-trusted-lua: LD_LIBRARY_PATH: $var" \
+trusted-lua: $N/liblua5.4.so.0: $outside" \
 		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$lua" "$N/evil.py"
 	e "LD_LIBRARY_PATH into inc" 126 "" "inc: LD_LIBRARY_PATH: $var" \
 		$as "${ENF[@]}" env LD_LIBRARY_PATH="$N" "$inc" "$N/evil.py"
@@ -297,7 +310,7 @@ for p in 1 3; do
 		continue
 	fi
 	for who in root nobody; do
-		set_policy_file "policy = $p" || not_ok "policy file"
+		set_policy_file - || not_ok "no policy file"
 		enforced=no
 		controls
 		set_policy_file "policy = $p

@@ -60,6 +60,9 @@ static const struct row {
 	{ "timeit.py", "timeit", RUNS_ARGV },
 	{ "code.py", "code", RUNS_STDIN },
 	{ "asyncio/__main__.py", "asyncio", RUNS_STDIN },
+	/* 3.13's REPL (python3.13's own console), a prompt like code's;
+	 * absent from 3.11, which the table allows. */
+	{ "_pyrepl/__main__.py", "_pyrepl", RUNS_STDIN },
 	{ "pdb.py", "pdb", RUNS_ARGV | READS_CODE },
 	{ "doctest.py", "doctest", READS_CODE },
 };

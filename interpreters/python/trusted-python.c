@@ -324,6 +324,46 @@ static int run_module(const wchar_t *modname, int set_argv0)
 	return 0;
 }
 
+#if PY_VERSION_HEX >= 0x030D0000
+/*
+ * -c as 3.13's main.c runs it, so that its tracebacks show its lines:
+ * compiled as "<string>", the source given to linecache for that code,
+ * then run in __main__.  PyRun_SimpleStringFlags() would skip linecache.
+ */
+static int run_string_shown(const char *command, PyCompilerFlags *cf)
+{
+	PyObject *main, *co, *linecache = NULL, *r = NULL, *v = NULL;
+
+	main = PyImport_AddModule("__main__");
+	if (!main)
+		goto print;
+	co = Py_CompileStringExFlags(command, "<string>", Py_file_input, cf, -1);
+	if (!co)
+		goto print;
+	linecache = PyImport_ImportModule("linecache");
+	if (linecache)
+		r = PyObject_CallMethod(linecache, "_register_code", "Oss", co, command,
+					"<string>");
+	Py_XDECREF(linecache);
+	if (r && PySys_Audit("exec", "O", co) == 0)
+		v = PyEval_EvalCode(co, PyModule_GetDict(main), PyModule_GetDict(main));
+	Py_XDECREF(r);
+	Py_DECREF(co);
+print:
+	if (!v) {
+		PyErr_Print();
+		return -1;
+	}
+	Py_DECREF(v);
+	return 0;
+}
+#else
+static int run_string_shown(const char *command, PyCompilerFlags *cf)
+{
+	return PyRun_SimpleStringFlags(command, cf);
+}
+#endif
+
 static int run_command(const wchar_t *command)
 {
 	PyObject *unicode, *bytes;
@@ -342,7 +382,7 @@ static int run_command(const wchar_t *command)
 	if (!bytes)
 		goto error;
 	cf.cf_flags |= PyCF_IGNORE_COOKIE;
-	ret = PyRun_SimpleStringFlags(PyBytes_AsString(bytes), &cf);
+	ret = run_string_shown(PyBytes_AsString(bytes), &cf);
 	Py_DECREF(bytes);
 	return ret != 0;
 error:

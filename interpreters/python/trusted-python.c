@@ -791,6 +791,33 @@ static void import_readline(const PyConfig *config)
 	}
 }
 
+/*
+ * 3.13 keeps sys.path[0] in the config as well (sys_path_0): the import
+ * system reads it to say that a module of the script's directory shadows
+ * a standard one.  Set as main.c sets it; PyConfig_Clear() frees it.
+ */
+static int set_sys_path_0(PyConfig *config, PyObject *path0)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+	wchar_t *w = PyUnicode_AsWideCharString(path0, NULL);
+	size_t size;
+
+	if (!w)
+		return -1;
+	size = (wcslen(w) + 1) * sizeof(wchar_t);
+	PyMem_RawFree(config->sys_path_0);
+	config->sys_path_0 = PyMem_RawMalloc(size);
+	if (config->sys_path_0)
+		memcpy(config->sys_path_0, w, size);
+	PyMem_Free(w);
+	if (!config->sys_path_0) {
+		PyErr_NoMemory();
+		return -1;
+	}
+#endif
+	return 0;
+}
+
 static int run_python(void)
 {
 	PyConfig *config = running_config();
@@ -818,14 +845,16 @@ static int run_python(void)
 	import_readline(config);
 
 	if (importer_path) {
-		if (sys_path_insert0(importer_path) < 0)
+		if (set_sys_path_0(config, importer_path) < 0 ||
+		    sys_path_insert0(importer_path) < 0)
 			goto error;
 	} else if (!config->safe_path) {
 		PyObject *path0 = compute_path0(config);
 
 		if (!path0)
 			goto error;
-		if (path0 != Py_None && sys_path_insert0(path0) < 0) {
+		if (path0 != Py_None && (set_sys_path_0(config, path0) < 0 ||
+					 sys_path_insert0(path0) < 0)) {
 			Py_DECREF(path0);
 			goto error;
 		}

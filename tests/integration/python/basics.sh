@@ -139,6 +139,14 @@ expect "the sourceless loader is guarded in a subinterpreter too" 0 "_trustedfor
 except ImportError:  # 3.13
     import _interpreters as s
 s.run_string(s.create(), "import importlib.machinery as m; print(m.SourcelessFileLoader.get_data.__module__)")'
+# 3.13's _interpreters.create() gives the subinterpreter its own allocator
+# and GIL: the checks' state must not cross from one interpreter to another.
+expect "a subinterpreter imports a module from a file" 0 "ran" "" -- \
+	"$PY" -c 'try:
+    import _xxsubinterpreters as s
+except ImportError:  # 3.13
+    import _interpreters as s
+s.run_string(s.create(), "import json; print(\"ran\")")'
 
 # A venv made by trusted-python runs trusted-python and finds its prefix.
 if "$PY" -m venv --without-pip "$W/venv" >"$TF_TMP/out" 2>&1; then

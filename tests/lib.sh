@@ -24,6 +24,12 @@ tap_failed=0
 # refuse to start with LD_LIBRARY_PATH set (tests/integration/loaders.sh).
 unset LD_LIBRARY_PATH
 
+# The CPython trusted-python embeds (tests/meson.build: python3.11 on
+# Debian 12, python3.13 on Debian 13), and its tag in cache file names.
+TF_PYTHON=${TF_PYTHON:-python3.11}
+TF_PYTAG=${TF_PYTHON#python}
+TF_PYTAG=cpython-${TF_PYTAG//./}
+
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 
 not_ok() {

@@ -11,6 +11,16 @@
 
 #include <trustedfor.h>
 
+/*
+ * The running interpreter's config, which main.c reads and writes (-i's
+ * inspect), and which no public API gives before 3.14 (PyConfig_Get).
+ * libpython exports it in 3.11 and 3.13 alike; 3.11 declares it in its
+ * public headers, 3.13 only in its internal ones.
+ */
+#if PY_VERSION_HEX >= 0x030C0000
+PyAPI_FUNC(const PyConfig *) _Py_GetConfig(void);
+#endif
+
 /* _trustedfor.NotTrustedError, and the last refusal's message. */
 extern PyObject *not_trusted_error;
 extern char last_refusal[TRUSTED_FOR_MESSAGE_MAX];

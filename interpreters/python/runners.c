@@ -60,6 +60,9 @@ static const struct row {
 	{ "timeit.py", "timeit", RUNS_ARGV },
 	{ "code.py", "code", RUNS_STDIN },
 	{ "asyncio/__main__.py", "asyncio", RUNS_STDIN },
+	/* 3.13's REPL (python3.13's own console), a prompt like code's;
+	 * absent from 3.11, which the table allows. */
+	{ "_pyrepl/__main__.py", "_pyrepl", RUNS_STDIN },
 	{ "pdb.py", "pdb", RUNS_ARGV | READS_CODE },
 	{ "doctest.py", "doctest", READS_CODE },
 };
@@ -590,7 +593,7 @@ out:
 static void learn_identities(void)
 {
 	static int learnt;
-	const PyConfig *config = _PyInterpreterState_GetConfig(PyInterpreterState_Get());
+	const PyConfig *config = _Py_GetConfig();
 	const char *dirs[2] = { TRUSTED_PYTHON_STDLIB, NULL };
 	char *encoded = NULL;
 
@@ -932,6 +935,20 @@ static int guard_reads(PyObject *globals)
 }
 
 /*
+ * A variable of the frame whose locals are given: a dict, or from 3.13 on
+ * a proxy of a function's variables (PEP 667), which PyDict_* functions
+ * take for no variable at all.  A new reference, or NULL.
+ */
+static PyObject *frame_variable(PyObject *locals, const char *name)
+{
+	PyObject *v = PyMapping_GetItemString(locals, name);
+
+	if (!v)
+		PyErr_Clear();
+	return v;
+}
+
+/*
  * The namespace that a module's code is about to run in, found in the
  * frame that called exec(): the import system's _call_with_frames_removed
  * (args[1]), runpy's _run_code (run_globals), a runner's runctx (globals).
@@ -953,20 +970,22 @@ static PyObject *exec_namespace(int *as_import)
 	if (!name || !locals) {
 		PyErr_Clear();
 	} else if (strcmp(name, "_call_with_frames_removed") == 0) {
-		PyObject *a = PyDict_GetItemString(locals, "args");
+		PyObject *a = frame_variable(locals, "args");
 
 		if (a && PyTuple_Check(a) && PyTuple_GET_SIZE(a) >= 2) {
 			ns = PyTuple_GET_ITEM(a, 1);
+			Py_INCREF(ns);
 			*as_import = 1;
 		}
+		Py_XDECREF(a);
 	} else {
 		const char *names[] = { "run_globals", "globals", "globs" };
 
 		for (size_t i = 0; !ns && i < 3; i++)
-			ns = PyDict_GetItemString(locals, names[i]);
+			ns = frame_variable(locals, names[i]);
 	}
 	if (ns && !PyDict_Check(ns))
-		ns = NULL;
+		Py_CLEAR(ns);
 	/* A loader's exec_module() into a module named __main__ runs it. */
 	if (*as_import && ns) {
 		PyObject *n = PyDict_GetItemString(ns, "__name__");
@@ -974,7 +993,6 @@ static PyObject *exec_namespace(int *as_import)
 		if (n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, "__main__") == 0)
 			*as_import = 0;
 	}
-	Py_XINCREF(ns);
 	Py_XDECREF(locals);
 	Py_DECREF(code);
 	return ns;

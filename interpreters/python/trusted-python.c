@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * trusted-python: Debian's CPython 3.11, with every file it runs as code
- * checked by libtrustedfor on the descriptor the code is read from.
+ * trusted-python: Debian's CPython (3.11 on Debian 12, 3.13 on Debian 13),
+ * with every file it runs as code checked by libtrustedfor on the
+ * descriptor the code is read from.
  *
  * This file is the start-up: the main entry points (the script, -c, -m,
  * stdin, the REPL, PYTHONSTARTUP), run after Modules/main.c of CPython 3.11
@@ -11,7 +12,8 @@
  * points' refusals), runners.c and extensions.c.
  *
  * Everything else is CPython's: option parsing (PyConfig), messages, exit
- * statuses.
+ * statuses.  Of CPython's private functions only _Py_GetConfig() is used,
+ * which both versions export (docs/python-3.13.md).
  *
  * Origin: the entry points follow Modules/main.c (pymain_run_python and
  * the functions it calls) and Python/pythonrun.c (set_main_loader, the run
@@ -40,10 +42,42 @@
 #include "checks.h"
 #include "runners.h"
 
-/* Exported by libpython3.11 but declared only in its internal headers. */
-extern int _Py_UnhandledKeyboardInterrupt;
-extern int _Py_HandleSystemExit(int *exitcode);
-extern const char *_Py_GetEnv(int use_environment, const char *name);
+/*
+ * Whether the last code run at the top level (the script, -c, -m, a
+ * statement of the REPL) ended in an uncaught KeyboardInterrupt: the
+ * process then dies of SIGINT, as python3 does.  CPython keeps its own
+ * flag in private state (a global in 3.11, the runtime's in 3.12 on); the
+ * same is seen here through two audit events raised while no Python frame
+ * runs: "exec" of top-level code starts afresh, and "sys.excepthook" with
+ * a KeyboardInterrupt that has a traceback (it came out of code, not out
+ * of the REPL's prompt) sets it.  run_module() sets it itself.
+ */
+static int unhandled_interrupt;
+
+static int audit(const char *event, PyObject *args)
+{
+	if ((event[0] == 'e' && strcmp(event, "exec") == 0) ||
+	    (event[0] == 's' && strcmp(event, "sys.excepthook") == 0)) {
+		if (PyEval_GetFrame())
+			; /* exec() or a hook called from Python code */
+		else if (event[0] == 'e')
+			unhandled_interrupt = 0;
+		else if (PyTuple_Check(args) && PyTuple_GET_SIZE(args) >= 4 &&
+			 PyTuple_GET_ITEM(args, 1) == PyExc_KeyboardInterrupt &&
+			 PyTuple_GET_ITEM(args, 3) != Py_None)
+			unhandled_interrupt = 1;
+	}
+	return runner_audit(event, args);
+}
+
+/* An environment variable as CPython reads it: none under -E or -I, and an
+ * empty value is none. */
+static const char *config_env(const PyConfig *config, const char *name)
+{
+	const char *v = config->use_environment ? getenv(name) : NULL;
+
+	return v && v[0] ? v : NULL;
+}
 
 /*
  * When a refused file stops the interpreter's start, CPython also dumps its
@@ -101,13 +135,22 @@ static void release_stderr(int saved, int replay)
 static PyConfig *running_config(void)
 {
 	/* main.c casts the same way: inspect changes while main runs. */
-	return (PyConfig *)_PyInterpreterState_GetConfig(PyInterpreterState_Get());
+	return (PyConfig *)_Py_GetConfig();
 }
 
+/*
+ * CPython's PyErr_Print() reads the running config's inspect: with -i a
+ * SystemExit of the script does not end the process, and the REPL after
+ * it clears the flag so that one there does.  No public API writes it
+ * before 3.14 (PyConfig_Set).
+ */
 static void set_inspect(PyConfig *config, int inspect)
 {
 	config->inspect = inspect;
+#if PY_VERSION_HEX < 0x030C0000
+	/* Deprecated in 3.12, and no longer read once initialised. */
 	Py_InspectFlag = inspect;
+#endif
 }
 
 static int run_code_given(const PyConfig *config)
@@ -120,14 +163,55 @@ static int stdin_is_interactive(const PyConfig *config)
 	return isatty(fileno(stdin)) || config->interactive;
 }
 
+/*
+ * A pending SystemExit, unless -i holds the process for the REPL: cleared,
+ * and its status in *exitcode: 0 for None, the number, or 1 after its
+ * message is written to stderr.  Returns 0 for any other exception.
+ */
+static int take_system_exit(int *exitcode)
+{
+	PyObject *type, *value, *tb, *code;
+	PyObject *err;
+
+	if (running_config()->inspect || !PyErr_ExceptionMatches(PyExc_SystemExit))
+		return 0;
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	fflush(stdout);
+	code = value && PyExceptionInstance_Check(value) ?
+		       PyObject_GetAttrString(value, "code") :
+		       NULL;
+	if (!code) {
+		/* No code attribute: the exception itself is the message. */
+		PyErr_Clear();
+		code = value ? value : Py_None;
+		Py_INCREF(code);
+	}
+	*exitcode = 0;
+	if (PyLong_Check(code)) {
+		*exitcode = (int)PyLong_AsLong(code);
+		PyErr_Clear();
+	} else if (code != Py_None) {
+		err = PySys_GetObject("stderr");
+		if (!err || err == Py_None || PyFile_WriteObject(code, err, Py_PRINT_RAW) < 0) {
+			PyErr_Clear();
+			PyObject_Print(code, stderr, Py_PRINT_RAW);
+			fflush(stderr);
+		}
+		PySys_WriteStderr("\n");
+		*exitcode = 1;
+	}
+	Py_DECREF(code);
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
+	return 1;
+}
+
 static int err_print(int *exitcode)
 {
-	int code;
-
-	if (_Py_HandleSystemExit(&code)) {
-		*exitcode = code;
+	if (take_system_exit(exitcode))
 		return 1;
-	}
 	PyErr_Print();
 	return 0;
 }
@@ -223,11 +307,11 @@ static int run_module(const wchar_t *modname, int set_argv0)
 	runmodule = PyObject_GetAttrString(runpy, "_run_module_as_main");
 	module = PyUnicode_FromWideChar(modname, -1);
 	if (runmodule && module) {
-		_Py_UnhandledKeyboardInterrupt = 0;
+		unhandled_interrupt = 0;
 		result = PyObject_CallFunctionObjArgs(
 			runmodule, module, set_argv0 ? Py_True : Py_False, NULL);
 		if (!result && PyErr_Occurred() == PyExc_KeyboardInterrupt)
-			_Py_UnhandledKeyboardInterrupt = 1;
+			unhandled_interrupt = 1;
 	}
 	Py_DECREF(runpy);
 	Py_XDECREF(runmodule);
@@ -239,6 +323,46 @@ static int run_module(const wchar_t *modname, int set_argv0)
 	Py_DECREF(result);
 	return 0;
 }
+
+#if PY_VERSION_HEX >= 0x030D0000
+/*
+ * -c as 3.13's main.c runs it, so that its tracebacks show its lines:
+ * compiled as "<string>", the source given to linecache for that code,
+ * then run in __main__.  PyRun_SimpleStringFlags() would skip linecache.
+ */
+static int run_string_shown(const char *command, PyCompilerFlags *cf)
+{
+	PyObject *main, *co, *linecache = NULL, *r = NULL, *v = NULL;
+
+	main = PyImport_AddModule("__main__");
+	if (!main)
+		goto print;
+	co = Py_CompileStringExFlags(command, "<string>", Py_file_input, cf, -1);
+	if (!co)
+		goto print;
+	linecache = PyImport_ImportModule("linecache");
+	if (linecache)
+		r = PyObject_CallMethod(linecache, "_register_code", "Oss", co, command,
+					"<string>");
+	Py_XDECREF(linecache);
+	if (r && PySys_Audit("exec", "O", co) == 0)
+		v = PyEval_EvalCode(co, PyModule_GetDict(main), PyModule_GetDict(main));
+	Py_XDECREF(r);
+	Py_DECREF(co);
+print:
+	if (!v) {
+		PyErr_Print();
+		return -1;
+	}
+	Py_DECREF(v);
+	return 0;
+}
+#else
+static int run_string_shown(const char *command, PyCompilerFlags *cf)
+{
+	return PyRun_SimpleStringFlags(command, cf);
+}
+#endif
 
 static int run_command(const wchar_t *command)
 {
@@ -258,7 +382,7 @@ static int run_command(const wchar_t *command)
 	if (!bytes)
 		goto error;
 	cf.cf_flags |= PyCF_IGNORE_COOKIE;
-	ret = PyRun_SimpleStringFlags(PyBytes_AsString(bytes), &cf);
+	ret = run_string_shown(PyBytes_AsString(bytes), &cf);
 	Py_DECREF(bytes);
 	return ret != 0;
 error:
@@ -395,7 +519,7 @@ run:
 print:
 	if (!v) {
 		if (PyErr_Occurred() == PyExc_KeyboardInterrupt)
-			_Py_UnhandledKeyboardInterrupt = 1;
+			unhandled_interrupt = 1;
 		PyErr_Print();
 		goto done;
 	}
@@ -442,7 +566,7 @@ static int is_pyc(FILE *fp, PyObject *filename, int skipped_first_line)
 
 static int run_file(const PyConfig *config)
 {
-	PyObject *filename, *program_name;
+	PyObject *filename, *program_name, *fsname;
 	PyCompilerFlags cf = _PyCompilerFlags_INIT;
 	struct stat st;
 	FILE *fp;
@@ -512,10 +636,16 @@ static int run_file(const PyConfig *config)
 		ret = exit_err_print();
 		goto out;
 	}
-	if (is_pyc(fp, filename, config->skip_source_first_line))
+	if (is_pyc(fp, filename, config->skip_source_first_line)) {
 		ret = run_stream(fp, filename, 1) != 0;
-	else
-		ret = _PyRun_AnyFileObject(fp, filename, 1, &cf) != 0;
+	} else if (!PyUnicode_FSConverter(filename, &fsname)) {
+		fclose(fp);
+		ret = exit_err_print();
+	} else {
+		/* Decodes the name back to filename, as main.c passes it. */
+		ret = PyRun_AnyFileExFlags(fp, PyBytes_AS_STRING(fsname), 1, &cf) != 0;
+		Py_DECREF(fsname);
+	}
 out:
 	Py_DECREF(filename);
 	Py_DECREF(program_name);
@@ -525,7 +655,7 @@ out:
 /* Returns 1 (with *exitcode) when the caller must stop. */
 static int run_startup(const PyConfig *config, int *exitcode)
 {
-	const char *env = _Py_GetEnv(config->use_environment, "PYTHONSTARTUP");
+	const char *env = config_env(config, "PYTHONSTARTUP");
 	PyObject *startup;
 	FILE *fp;
 	int fd, ret = 0, open_errno;
@@ -614,7 +744,7 @@ static void run_repl(PyConfig *config, int *exitcode)
 
 	/* A program may set PYTHONINSPECT itself: look at the very end. */
 	if (!config->inspect &&
-	    _Py_GetEnv(config->use_environment, "PYTHONINSPECT"))
+	    config_env(config, "PYTHONINSPECT"))
 		set_inspect(config, 1);
 	if (!(config->inspect && stdin_is_interactive(config) &&
 	      run_code_given(config)))
@@ -661,6 +791,33 @@ static void import_readline(const PyConfig *config)
 	}
 }
 
+/*
+ * 3.13 keeps sys.path[0] in the config as well (sys_path_0): the import
+ * system reads it to say that a module of the script's directory shadows
+ * a standard one.  Set as main.c sets it; PyConfig_Clear() frees it.
+ */
+static int set_sys_path_0(PyConfig *config, PyObject *path0)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+	wchar_t *w = PyUnicode_AsWideCharString(path0, NULL);
+	size_t size;
+
+	if (!w)
+		return -1;
+	size = (wcslen(w) + 1) * sizeof(wchar_t);
+	PyMem_RawFree(config->sys_path_0);
+	config->sys_path_0 = PyMem_RawMalloc(size);
+	if (config->sys_path_0)
+		memcpy(config->sys_path_0, w, size);
+	PyMem_Free(w);
+	if (!config->sys_path_0) {
+		PyErr_NoMemory();
+		return -1;
+	}
+#endif
+	return 0;
+}
+
 static int run_python(void)
 {
 	PyConfig *config = running_config();
@@ -688,14 +845,16 @@ static int run_python(void)
 	import_readline(config);
 
 	if (importer_path) {
-		if (sys_path_insert0(importer_path) < 0)
+		if (set_sys_path_0(config, importer_path) < 0 ||
+		    sys_path_insert0(importer_path) < 0)
 			goto error;
 	} else if (!config->safe_path) {
 		PyObject *path0 = compute_path0(config);
 
 		if (!path0)
 			goto error;
-		if (path0 != Py_None && sys_path_insert0(path0) < 0) {
+		if (path0 != Py_None && (set_sys_path_0(config, path0) < 0 ||
+					 sys_path_insert0(path0) < 0)) {
 			Py_DECREF(path0);
 			goto error;
 		}
@@ -746,7 +905,7 @@ int main(int argc, char **argv)
 	PyPreConfig preconfig;
 	PyConfig config;
 	PyStatus status;
-	int refused_at_start, exitcode;
+	int refused_at_start, exitcode, interrupted;
 
 	set_program_name(argc > 0 ? argv[0] : NULL);
 
@@ -760,7 +919,7 @@ int main(int argc, char **argv)
 	if (PyStatus_Exception(status))
 		exit_status(status);
 
-	if (install_checks(runner_audit, runner_code_read) < 0) {
+	if (install_checks(audit, runner_code_read) < 0) {
 		fprintf(stderr, "%s: cannot install the trustedfor hooks\n", prog);
 		return 1;
 	}
@@ -792,9 +951,10 @@ int main(int argc, char **argv)
 	}
 
 	exitcode = run_python();
+	interrupted = unhandled_interrupt;
 	if (Py_FinalizeEx() < 0)
 		exitcode = 120;
-	if (_Py_UnhandledKeyboardInterrupt)
+	if (interrupted)
 		exitcode = exit_sigint();
 	return exitcode;
 

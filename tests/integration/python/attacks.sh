@@ -45,7 +45,7 @@ with_fd3() {
 	shift
 	"$@" 3<"$f"
 }
-compile_pyc() { /usr/bin/python3.11 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' "$1" "$2"; }
+compile_pyc() { /usr/bin/$TF_PYTHON -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' "$1" "$2"; }
 
 # --- the files -------------------------------------------------------------
 put() { printf '%s\n' "$2" >"$1" && chmod 0755 "$1"; }
@@ -82,8 +82,8 @@ mount --bind "$X/dir" "$TF_TMP/noexec-view" &&
 mkdir -p "$N/pkg" "$N/app"
 put "$N/pkg/__init__.py" 'print("evil package ran")'
 put "$N/app/__main__.py" 'print("evil app ran")'
-(cd "$N/app" && /usr/bin/python3.11 -m zipfile -c "$N/app.zip" __main__.py)
-(cd "$N" && /usr/bin/python3.11 -m zipfile -c "$N/mods.zip" evil.py)
+(cd "$N/app" && /usr/bin/$TF_PYTHON -m zipfile -c "$N/app.zip" __main__.py)
+(cd "$N" && /usr/bin/$TF_PYTHON -m zipfile -c "$N/mods.zip" evil.py)
 chmod 0755 "$N/app.zip" "$N/mods.zip"
 # A sourceless .pyc.
 put "$N/sourceless_src.py" 'print("evil sourceless ran")'
@@ -91,24 +91,24 @@ compile_pyc "$N/sourceless_src.py" "$N/sourceless.pyc" && chmod 0755 "$N/sourcel
 # A source on the exec mount whose __pycache__ is on the noexec mount.
 mkdir -p "$X/cached/__pycache__" "$N/pycache"
 put "$X/cached/cmod.py" 'print("cmod ran")'
-compile_pyc "$X/cached/cmod.py" "$N/pycache/cmod.cpython-311.pyc" &&
-	chmod 0755 "$N/pycache/cmod.cpython-311.pyc"
+compile_pyc "$X/cached/cmod.py" "$N/pycache/cmod.$TF_PYTAG.pyc" &&
+	chmod 0755 "$N/pycache/cmod.$TF_PYTAG.pyc"
 mount --bind "$N/pycache" "$X/cached/__pycache__" || not_ok "bind the noexec __pycache__"
 # The same cache under sys.pycache_prefix (PYTHONPYCACHEPREFIX) on the
 # noexec mount, where the import system looks for it first.  Run with -S:
 # with a prefix every module compiles its source, and Debian's
 # sitecustomize.py is a link to /etc, 0644, which policy 3 refuses.
 mkdir -p "$N/prefix$X/cached"
-compile_pyc "$X/cached/cmod.py" "$N/prefix$X/cached/cmod.cpython-311.pyc" &&
-	chmod 0755 "$N/prefix$X/cached/cmod.cpython-311.pyc"
+compile_pyc "$X/cached/cmod.py" "$N/prefix$X/cached/cmod.$TF_PYTAG.pyc" &&
+	chmod 0755 "$N/prefix$X/cached/cmod.$TF_PYTAG.pyc"
 # A .pth file in the user site directory of a HOME on the noexec mount.
-mkdir -p "$N/home/.local/lib/python3.11/site-packages" "$N/site"
-put "$N/home/.local/lib/python3.11/site-packages/evil.pth" 'import sys; print("evil pth ran")'
+mkdir -p "$N/home/.local/lib/$TF_PYTHON/site-packages" "$N/site"
+put "$N/home/.local/lib/$TF_PYTHON/site-packages/evil.pth" 'import sys; print("evil pth ran")'
 put "$N/site/evil.pth" 'import sys; print("evil pth ran")'
 put "$N/startup.py" 'print("evil startup ran")'
 # An extension module: checked on its descriptor before the dynamic loader
 # maps it (tests/integration/loaders.sh: objects noexec alone does not stop).
-cp /usr/lib/python3.11/lib-dynload/xxlimited.cpython-311-x86_64-linux-gnu.so "$N/"
+cp /usr/lib/$TF_PYTHON/lib-dynload/xxlimited.$TF_PYTAG-x86_64-linux-gnu.so "$N/"
 
 . "$TF_SRC/tests/integration/python/trusted-stdlib.sh"
 
@@ -140,7 +140,7 @@ cases() {
 		"$(notrusted "$N/pkg/__init__.py" "$m")" "" \
 		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" pkg
 	t "policy $p: .pth file in the user site directory" 126 "" \
-		"$(refused "$N/home/.local/lib/python3.11/site-packages/evil.pth" "$m")" \
+		"$(refused "$N/home/.local/lib/$TF_PYTHON/site-packages/evil.pth" "$m")" \
 		env HOME="$N/home" "${R[@]}" "$PY" "$X/good.py"
 	t "policy $p: .pth file through site.addsitedir()" 0 "$(notrusted "$N/site/evil.pth" "$m")" "" \
 		"${R[@]}" "$PY" "$X/try_import.py" --addsitedir "$N/site" json
@@ -203,7 +203,7 @@ imported cmod" "" \
 		"trusted-python: <stdin>: interactive code refused: not a regular file: character device" \
 		with_stdin /dev/null "${D[@]}" "$PY" -i "$X/good.py"
 	t "policy $p: extension module on a noexec mount" 0 \
-		"$(notrusted "$N/xxlimited.cpython-311-x86_64-linux-gnu.so" "$m")" "" \
+		"$(notrusted "$N/xxlimited.$TF_PYTAG-x86_64-linux-gnu.so" "$m")" "" \
 		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" xxlimited
 	# The open-code hook cannot be replaced, not even from native code.
 	t "policy $p: the open-code hook cannot be replaced" 0 \
@@ -235,7 +235,7 @@ except ImportError as e:
 imported rmod" "" env -u PYTHONDONTWRITEBYTECODE \
 			"${R[@]}" "$PY" "$X/try_import.py" --path "$X/rewritten" rmod
 		t "policy 3: that .pyc has no execute bit" 0 "-rw-r--r--" "" \
-			stat -c %A "$X/rewritten/__pycache__/rmod.cpython-311.pyc"
+			stat -c %A "$X/rewritten/__pycache__/rmod.$TF_PYTAG.pyc"
 		t "policy 3: the next start imports the module from its source" 0 "rmod ran
 imported rmod" "" env -u PYTHONDONTWRITEBYTECODE \
 			"${R[@]}" "$PY" "$X/try_import.py" --path "$X/rewritten" rmod
@@ -376,7 +376,7 @@ log = none" || not_ok "policy file"
 # CPython dumps its path configuration when the codecs cannot be imported;
 # the launcher holds that back: the refusal is one line.
 t "policy 3: Debian's standard library (mode 0644) is refused, in one line" 126 "" \
-	"$(refused /usr/lib/python3.11/encodings/__init__.py "no execute permission")" \
+	"$(refused /usr/lib/$TF_PYTHON/encodings/__init__.py "no execute permission")" \
 	"${R[@]}" "$PY" -S -c pass
 if trusted_stdlib "$X"; then
 	cases 3

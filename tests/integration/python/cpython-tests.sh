@@ -18,13 +18,13 @@ modules=(test_import test_importlib test_runpy test_zipimport
 	test_builtin test_compile test_pdb test_bdb test_doctest test_timeit
 	test_code_module test_trace test_profile test_cprofile)
 if [ -n "${TF_DIVERTED:-}" ]; then
-	PY=/usr/bin/python3.11
+	PY=/usr/bin/$TF_PYTHON
 	# shellcheck disable=SC2206 # a list of module names
 	[ -z "${TF_CPYTHON_MODULES:-}" ] || modules=($TF_CPYTHON_MODULES)
 fi
 
-if [ ! -f /usr/lib/python3.11/test/test_runpy.py ]; then
-	not_run "CPython's regression tests" "libpython3.11-testsuite is not installed"
+if [ ! -f /usr/lib/$TF_PYTHON/test/test_runpy.py ]; then
+	not_run "CPython's regression tests" "lib$TF_PYTHON-testsuite is not installed"
 	done_testing
 fi
 set_policy_file "policy = 3

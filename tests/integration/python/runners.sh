@@ -52,6 +52,13 @@ put "$N/home/.pdbrc" '!print("evil rc ran")'
 put "$N/cwd/.pdbrc" '!print("evil rc ran")'
 put "$X/breakpoint.py" 'breakpoint()
 print("after the breakpoint")'
+# Where pdb stops: the line after breakpoint() up to 3.12, from 3.13 on
+# the line of the call itself.
+if [ "$TF_PYTHON" = python3.11 ]; then
+	BP_LINE=2 BP_SOURCE='print("after the breakpoint")'
+else
+	BP_LINE=1 BP_SOURCE='breakpoint()'
+fi
 put "$X/pdb-runner.py" 'import pdb, sys
 pdb.Pdb(readrc=False)._run(pdb._ScriptTarget(sys.argv[1]))'
 put "$X/exec-compile.py" 'import sys
@@ -159,8 +166,8 @@ exec(code, {"__name__": "__main__"})'
 mkdir -p "$X/zipsrc"
 put "$X/zipsrc/zgood.py" 'print("zip member ran")'
 printf 'import zgood\r\nprint("zip app ran")' >"$X/zipsrc/__main__.py"
-(cd "$X/zipsrc" && /usr/bin/python3.11 -m zipfile -c "$X/mods.zip" zgood.py &&
-	/usr/bin/python3.11 -m zipfile -c "$X/app.zip" __main__.py zgood.py) ||
+(cd "$X/zipsrc" && /usr/bin/$TF_PYTHON -m zipfile -c "$X/mods.zip" zgood.py &&
+	/usr/bin/$TF_PYTHON -m zipfile -c "$X/app.zip" __main__.py zgood.py) ||
 	not_ok "make the zip archives"
 cp "$X/mods.zip" "$N/mods.zip"
 chmod 0755 "$X/mods.zip" "$X/app.zip" "$N/mods.zip"
@@ -169,7 +176,7 @@ exec(compile(open(sys.argv[1]).read(), sys.argv[2], "exec"))'
 # A byte-for-byte copy of timeit.py where the attacker cannot write (a
 # CPython source tree, a copy taken by someone else).
 mkdir -p "$X/copy"
-cp /usr/lib/python3.11/timeit.py "$X/copy/timeit.py" && chmod 0755 "$X/copy/timeit.py"
+cp /usr/lib/$TF_PYTHON/timeit.py "$X/copy/timeit.py" && chmod 0755 "$X/copy/timeit.py"
 mkdir -p "$X/benign"
 put "$X/benign/timeit.py" 'print("a module that is not timeit")'
 put "$X/big-startup.py" "print(\"head ran\")
@@ -177,7 +184,7 @@ $(head -c 9000 /dev/zero | tr '\0' '#')
 print(\"tail ran\")"
 put "$X/startup.py" 'print("trusted startup ran")'
 put "$X/n-startup.py" 'print("evil startup ran")'
-/usr/bin/python3.11 -c 'import py_compile, sys
+/usr/bin/$TF_PYTHON -c 'import py_compile, sys
 for src, pyc in zip(sys.argv[1::2], sys.argv[2::2]):
     py_compile.compile(src, cfile=pyc, doraise=True)' \
 	"$X/startup.py" "$X/startup.pyc" "$X/n-startup.py" "$N/n-startup.pyc" ||
@@ -204,10 +211,10 @@ put "$X/debugger.lua" 'debug.debug()
 print("after debug.debug")'
 # Other names of timeit.py: a symbolic link the attacker owns, and a
 # PYTHONHOME whose standard library is links to Debian's, all but timeit's.
-ln -s /usr/lib/python3.11/timeit.py "$N/tt.py"
-mkdir -p "$N/home-without-timeit/lib/python3.11"
-for f in /usr/lib/python3.11/*; do
-	[ "${f##*/}" = timeit.py ] || ln -s "$f" "$N/home-without-timeit/lib/python3.11/"
+ln -s /usr/lib/$TF_PYTHON/timeit.py "$N/tt.py"
+mkdir -p "$N/home-without-timeit/lib/$TF_PYTHON"
+for f in /usr/lib/$TF_PYTHON/*; do
+	[ "${f##*/}" = timeit.py ] || ln -s "$f" "$N/home-without-timeit/lib/$TF_PYTHON/"
 done
 # Files named as CPython names code that is no file.
 mkdir -p "$N/brackets/<d>"
@@ -265,7 +272,7 @@ t "not enforced: exec(compile(open(f).read(), f)) runs a noexec file" 0 "evil ra
 t "not enforced: -m doctest runs a noexec text file" 0 "" "" "$PY" -m doctest "$N/x.txt"
 t "not enforced: -m timeit runs code from the command line" 0 "evil ran" "" \
 	sh -c '"$1" -m timeit -n 1 -r 1 -s "$2" pass | sed -n 1p' sh "$PY" 'print("evil ran")'
-ln -sfn /usr/lib/python3.11 "$N/lib"
+ln -sfn /usr/lib/$TF_PYTHON "$N/lib"
 t "not enforced: timeit's cache read through a link switched before it runs" 0 "evil ran" "" \
 	sh -c '"$1" "$2" "$3" "$4" timeit "$3" -n 1 -r 1 -s "$5" pass | sed -n 1p' \
 	sh "$PY" "$X/switch-runner.py" "$N/lib" "$X/benign" 'print("evil ran")'
@@ -337,8 +344,8 @@ cases() {
 		"trusted-python: breakpoint(): interactive code refused: not a regular file: FIFO or pipe" \
 		with_pipe continue as_user "$user" env HOME="$X/home" "${SESSION[@]}" "$PY" "$X/breakpoint.py"
 	t "$w breakpoint() with a trusted file on stdin runs" 0 \
-		"> $X/breakpoint.py(2)<module>()
--> print(\"after the breakpoint\")
+		"> $X/breakpoint.py($BP_LINE)<module>()
+-> $BP_SOURCE
 (Pdb) after the breakpoint" "" \
 		from "$X/commands" as_user "$user" env HOME="$X/home" "${SESSION[@]}" "$PY" "$X/breakpoint.py"
 	refused "$w -m doctest N/x.txt" "trusted-python: $N/x.txt: $NOT: $m" \
@@ -355,14 +362,14 @@ cases() {
 	refused "$w -m trace --module timeit" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" -m trace --listfuncs --module timeit -s "$(cat "$N/x.py")" pass
 	refused "$w timeit.py as the script" "trusted-python: timeit: interactive code refused" \
-		as_user "$user" "${SESSION[@]}" "$PY" /usr/lib/python3.11/timeit.py -s "$(cat "$N/x.py")" pass
+		as_user "$user" "${SESSION[@]}" "$PY" /usr/lib/$TF_PYTHON/timeit.py -s "$(cat "$N/x.py")" pass
 	refused "$w timeit.py run by a loader as __main__" "trusted-python: timeit: interactive code refused" \
-		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-module.py" /usr/lib/python3.11/timeit.py \
+		as_user "$user" "${SESSION[@]}" "$PY" "$X/exec-module.py" /usr/lib/$TF_PYTHON/timeit.py \
 		-s "$(cat "$N/x.py")" pass
 	# timeit is known by its file, not by the name it was reached by.
-	refused "$w -m timeit through PYTHONPATH=/lib/python3.11 (/lib is /usr/lib)" \
+	refused "$w -m timeit through PYTHONPATH=/lib/$TF_PYTHON (/lib is /usr/lib)" \
 		"trusted-python: timeit: interactive code refused" \
-		as_user "$user" env PYTHONPATH=/lib/python3.11 "${SESSION[@]}" "$PY" -m timeit \
+		as_user "$user" env PYTHONPATH=/lib/$TF_PYTHON "${SESSION[@]}" "$PY" -m timeit \
 		-s "$(cat "$N/x.py")" pass
 	refused "$w -m tt, N/tt.py a link to timeit.py" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONPATH="$N" "${SESSION[@]}" "$PY" -m tt -s "$(cat "$N/x.py")" pass
@@ -374,12 +381,12 @@ cases() {
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/copy/timeit.py" -s "$(cat "$N/x.py")" pass
 	# ... and not by the name its code carries when it runs.
-	link "$N/lib" /usr/lib/python3.11
+	link "$N/lib" /usr/lib/$TF_PYTHON
 	refused "$w timeit's cache read through a directory link switched before it runs" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/lib" "$X/benign" \
 		timeit "$N/lib" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
-	link "$N/t2.py" /usr/lib/python3.11/timeit.py
+	link "$N/t2.py" /usr/lib/$TF_PYTHON/timeit.py
 	refused "$w timeit's source read through a file link switched before it runs" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/t2.py" \
@@ -390,14 +397,14 @@ cases() {
 	t "$w a benign module read through a directory link switched to the library before it runs" \
 		0 "a module that is not timeit" "" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/switch-runner.py" "$N/lib2" \
-		/usr/lib/python3.11 timeit "$N/lib2" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
+		/usr/lib/$TF_PYTHON timeit "$N/lib2" -n 1 -r 1 -s "$(cat "$N/x.py")" pass
 	link "$N/t3.py" "$X/benign/timeit.py"
 	t "$w a benign module imported through a link, the link switched to timeit.py, run again" \
 		126 "a module that is not timeit" "trusted-python: timeit: interactive code refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/reimport-runner.py" "$N/t3.py" \
-		/usr/lib/python3.11/timeit.py "$N" t3 -n 1 -r 1 -s "$(cat "$N/x.py")" pass
+		/usr/lib/$TF_PYTHON/timeit.py "$N" t3 -n 1 -r 1 -s "$(cat "$N/x.py")" pass
 	# ... however the loader spells the name, and when the code is held.
-	local L=/usr/lib/python3.11 R=$N/rr spelling name
+	local L=/usr/lib/$TF_PYTHON R=$N/rr spelling name
 	local ev=$(cat "$N/x.py") benign="a module that is not timeit"
 	local timeit_refused="trusted-python: timeit: interactive code refused"
 	for spelling in "DIR//m.py" "DIR/m.txt"; do
@@ -407,8 +414,8 @@ cases() {
 		t "$w a file rerun as $spelling after its link and cache were switched to timeit's" \
 			126 "$benign" "$timeit_refused" \
 			as_user "$user" "${SESSION[@]}" "$PY" "$X/rerun-runner.py" "$R/${name##*/}" \
-			"$L/timeit.py" "$R/__pycache__/m.cpython-311.pyc" \
-			"$L/__pycache__/timeit.cpython-311.pyc" "$name" -n 1 -r 1 -s "$ev" pass
+			"$L/timeit.py" "$R/__pycache__/m.$TF_PYTAG.pyc" \
+			"$L/__pycache__/timeit.$TF_PYTAG.pyc" "$name" -n 1 -r 1 -s "$ev" pass
 	done
 	# -S: Debian's sitecustomize.py, a link into /etc, has no cache under
 	# the prefix, and policy 3 refuses its source (no execute bit).
@@ -417,24 +424,24 @@ cases() {
 	t "$w a file rerun as m.py from its directory, PYTHONPYCACHEPREFIX, switched to timeit's" \
 		126 "$benign" "$timeit_refused" \
 		as_user "$user" env -C "$R" PYTHONPYCACHEPREFIX="$R/pfx" "${SESSION[@]}" "$PY" -S \
-		"$X/rerun-runner.py" "$R/m.py" "$L/timeit.py" "$R/pfx$R/m.cpython-311.pyc" \
-		"$L/__pycache__/timeit.cpython-311.pyc" m.py -n 1 -r 1 -s "$ev" pass
+		"$X/rerun-runner.py" "$R/m.py" "$L/timeit.py" "$R/pfx$R/m.$TF_PYTAG.pyc" \
+		"$L/__pycache__/timeit.$TF_PYTAG.pyc" m.py -n 1 -r 1 -s "$ev" pass
 	rerun_dir "$user"
 	ln -s "$X/benign/timeit.py" "$R/d.py" && chown -h "$user" "$R/d.py"
 	t "$w a file rerun as DIR//d.py after its link and cache were switched to doctest's" \
 		126 "$benign" "trusted-python: $N/x.txt: $NOT: $m" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/rerun-runner.py" "$R/d.py" \
-		"$L/doctest.py" "$R/__pycache__/d.cpython-311.pyc" \
-		"$L/__pycache__/doctest.cpython-311.pyc" "$R//d.py" "$N/x.txt"
+		"$L/doctest.py" "$R/__pycache__/d.$TF_PYTAG.pyc" \
+		"$L/__pycache__/doctest.$TF_PYTAG.pyc" "$R//d.py" "$N/x.txt"
 	rerun_dir "$user"
 	mkdir "$R/__pycache__" && chown "$user" "$R/__pycache__" &&
 		ln -s "$L/timeit.py" "$R/h.py" &&
-		ln -s "$L/__pycache__/timeit.cpython-311.pyc" "$R/__pycache__/h.cpython-311.pyc" &&
-		chown -h "$user" "$R/h.py" "$R/__pycache__/h.cpython-311.pyc"
+		ln -s "$L/__pycache__/timeit.$TF_PYTAG.pyc" "$R/__pycache__/h.$TF_PYTAG.pyc" &&
+		chown -h "$user" "$R/h.py" "$R/__pycache__/h.$TF_PYTAG.pyc"
 	t "$w timeit's code loaded as DIR//h.py and held, the name then imported as a benign module" \
 		126 "$benign" "$timeit_refused" \
 		as_user "$user" "${SESSION[@]}" "$PY" "$X/held-runner.py" "$R/h.py" \
-		"$X/benign/timeit.py" "$R/__pycache__/h.cpython-311.pyc" "$R//h.py" \
+		"$X/benign/timeit.py" "$R/__pycache__/h.$TF_PYTAG.pyc" "$R//h.py" \
 		-n 1 -r 1 -s "$ev" pass
 	# A filter of the user's own, installed before the session (a locked
 	# session refuses new ones), that hides the rows' files: the launcher
@@ -448,9 +455,9 @@ cases() {
 	refused "$w timeit.py as the script, PYTHONHOME's library without it" \
 		"trusted-python: timeit: interactive code refused" \
 		as_user "$user" env PYTHONHOME="$N/home-without-timeit" "${SESSION[@]}" "$PY" \
-		/usr/lib/python3.11/timeit.py -s "$(cat "$N/x.py")" pass
-	refused "$w -m doctest through PYTHONPATH=/lib/python3.11" "trusted-python: $N/x.txt: $NOT: $m" \
-		as_user "$user" env PYTHONPATH=/lib/python3.11 "${SESSION[@]}" "$PY" -m doctest "$N/x.txt"
+		/usr/lib/$TF_PYTHON/timeit.py -s "$(cat "$N/x.py")" pass
+	refused "$w -m doctest through PYTHONPATH=/lib/$TF_PYTHON" "trusted-python: $N/x.txt: $NOT: $m" \
+		as_user "$user" env PYTHONPATH=/lib/$TF_PYTHON "${SESSION[@]}" "$PY" -m doctest "$N/x.txt"
 	t "$w a trusted script in a directory it cannot search: compile('<string>') is no file's" \
 		0 "P(a=1)" "" in_dir "$X/unsearchable" as_user "$user" "${SESSION[@]}" "$PY" "$X/namedtuple.py"
 	# A file named like code that is no file ("<string>") is a file.

@@ -11,14 +11,14 @@ trusted_stdlib() {
 	local dir=$1 entry
 	shift
 	mkdir -p "$dir/stdlib" "$dir/dist" "$dir/empty" || return 1
-	tar -C /usr/lib/python3.11 --exclude=./test -cf - . | tar -C "$dir/stdlib" -xf - &&
+	tar -C /usr/lib/$TF_PYTHON --exclude=./test -cf - . | tar -C "$dir/stdlib" -xf - &&
 		chmod -R a+x "$dir/stdlib" || return 1
 	for entry in "$@"; do
 		cp -a "/usr/lib/python3/dist-packages/$entry" "$dir/dist/" || return 1
 	done
 	chmod -R a+x "$dir/dist" &&
-		mount --bind "$dir/stdlib" /usr/lib/python3.11 &&
+		mount --bind "$dir/stdlib" /usr/lib/$TF_PYTHON &&
 		mount --bind "$dir/dist" /usr/lib/python3/dist-packages &&
-		{ [ ! -d /usr/local/lib/python3.11/dist-packages ] ||
-			mount --bind "$dir/empty" /usr/local/lib/python3.11/dist-packages; }
+		{ [ ! -d /usr/local/lib/$TF_PYTHON/dist-packages ] ||
+			mount --bind "$dir/empty" /usr/local/lib/$TF_PYTHON/dist-packages; }
 }

@@ -132,26 +132,8 @@ say "root $root, clone of $commit [$(elapsed)]"
 inner='set -eu
 root=$1 log=$2
 shift 2
-# The root becomes a mount of its own, entered with pivot_root rather than
-# chroot: the kernel refuses user namespaces to a chrooted process, and
-# "unshare -m --propagation private" needs / to be a mount point.
-mount --bind "$root" "$root"
-mount -t proc -o nosuid,nodev,noexec proc "$root/proc"
-mount -t sysfs -o nosuid,nodev,noexec sysfs "$root/sys"
-mount -t tmpfs -o mode=0755,nosuid tmpfs "$root/dev"
-for d in null zero full random urandom tty; do
-	touch "$root/dev/$d"
-	mount --bind "/dev/$d" "$root/dev/$d"
-done
-mkdir "$root/dev/pts" "$root/dev/shm"
-mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$root/dev/pts"
-ln -s pts/ptmx "$root/dev/ptmx"
-ln -s /proc/self/fd "$root/dev/fd"
-ln -s /proc/self/fd/0 "$root/dev/stdin"
-ln -s /proc/self/fd/1 "$root/dev/stdout"
-ln -s /proc/self/fd/2 "$root/dev/stderr"
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm"
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/tmp"
+. "$TF_ROOT_MOUNTS"
+root_mounts "$root"
 exec 3>"$log"
 cd "$root"
 pivot_root . .
@@ -167,7 +149,8 @@ passthrough=(TRUSTEDFOR_IN_FRESH_ROOT=1 CI="${CI:-true}")
 say "running $* inside [$(elapsed)]"
 # In the background, so that a signal reaches the trap at once; the PID
 # namespace dies with unshare (--kill-child), and every process in it.
-unshare --mount --propagation private --pid --fork --kill-child \
+TF_ROOT_MOUNTS=$here/scripts/root-mounts.sh \
+	unshare --mount --propagation private --pid --fork --kill-child \
 	bash -c "$inner" inner "$root" "$log" "${passthrough[@]}" "$@" </dev/null &
 child=$!
 status=0

@@ -64,24 +64,9 @@ mkdir -p "$root/srv/trustedfor"
 inner='set -eu
 root=$1 repo=$2
 shift 2
-mount --bind "$root" "$root"
+. "$TF_ROOT_MOUNTS"
+root_mounts "$root"
 mount --bind "$repo" "$root/srv/trustedfor"
-mount -t proc -o nosuid,nodev,noexec proc "$root/proc"
-mount -t sysfs -o nosuid,nodev,noexec sysfs "$root/sys"
-mount -t tmpfs -o mode=0755,nosuid tmpfs "$root/dev"
-for d in null zero full random urandom tty; do
-	touch "$root/dev/$d"
-	mount --bind "/dev/$d" "$root/dev/$d"
-done
-mkdir "$root/dev/pts" "$root/dev/shm"
-mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$root/dev/pts"
-ln -s pts/ptmx "$root/dev/ptmx"
-ln -s /proc/self/fd "$root/dev/fd"
-ln -s /proc/self/fd/0 "$root/dev/stdin"
-ln -s /proc/self/fd/1 "$root/dev/stdout"
-ln -s /proc/self/fd/2 "$root/dev/stderr"
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm"
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/tmp"
 cd "$root"
 pivot_root . .
 umount -l .
@@ -94,7 +79,7 @@ exec /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbi
 if [ ! -f "$root/.trustedfor-deps" ]; then
 	say "installing the build dependencies"
 	# shellcheck disable=SC2016
-	unshare --mount --propagation private --pid --fork --kill-child \
+	TF_ROOT_MOUNTS=$repo/scripts/root-mounts.sh unshare --mount --propagation private --pid --fork --kill-child \
 		bash -c "$inner" inner "$root" "$repo" bash -c '
 		export DEBIAN_FRONTEND=noninteractive
 		apt-get update -q
@@ -111,5 +96,5 @@ fi
 flock -u 8
 
 [ $# -gt 0 ] || set -- bash
-unshare --mount --propagation private --pid --fork --kill-child \
+TF_ROOT_MOUNTS=$repo/scripts/root-mounts.sh unshare --mount --propagation private --pid --fork --kill-child \
 	bash -c "$inner" inner "$root" "$repo" "$@"

@@ -35,9 +35,15 @@ debian_fetch() {
 	[ -n "$uri" ] || die "no Debian archive in the host's apt sources (apt-get indextargets)"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
 		>"$dir/apt/sources.list"
+	# Without the archive, the lists fetched last time still say which
+	# version is kept here.
 	# shellcheck disable=SC2086 # one option per word
 	apt-get $apt -o Acquire::Languages=none update >"$dir/apt.log" 2>&1 ||
-		die "apt-get update of $suite from $uri failed, see $dir/apt.log"
+		if ls "$dir/apt/lists/"*_Packages* >/dev/null 2>&1; then
+			say "apt-get update of $suite failed (see $dir/apt.log): the lists of the last one"
+		else
+			die "apt-get update of $suite from $uri failed, see $dir/apt.log"
+		fi
 	# shellcheck disable=SC2086
 	img=$(apt-cache $apt show linux-image-amd64 2>>"$dir/apt.log" |
 		sed -n '1,/^$/s/^Depends: //p' | tr ',' '\n' |

@@ -17,7 +17,9 @@
 #                 12's 6.1 and the patched 6.12; one summary line per
 #                 kernel, then
 #                 "N passed, N failed"
-#   make guest-check  the guests alone, with every test they can run
+#   make guest-check  the guests alone, with every test they can run;
+#                 GUESTS="stock-6.12 stock-7.3" boots Debian 13's own 6.12
+#                 and trixie-backports' 7.3 instead
 #   make check-fresh  make check from a clean clone in a fresh Debian 12
 #                 root (debootstrap), as CI runs it
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
@@ -85,23 +87,33 @@ check-fast: build
 # own before the total.  make check starts both guests beside the host's
 # tests (which leave a core idle most of the time) and runs there the set
 # that fits CI's time (TRUSTEDFOR_GUEST_SET=ci, see kernel/README.md); the
-# 6.12 guest shares its kernel build with kernel/check.sh.
-GUEST_6.12 = --cmd guest-6.12 "kernel/userspace.sh 6.12 $(BUILD)"
+# 6.12 guest shares its kernel build with kernel/check.sh, 6.1 is Debian's
+# prebuilt kernel (nothing to build).
 
 check: build asan deb
 	TRUSTEDFOR_GUEST_SET=ci tests/run.py \
-		--start guest-6.1 "kernel/userspace.sh 6.1 $(BUILD)" \
+		--start guest-stock-6.1 "kernel/userspace.sh stock-6.1 $(BUILD)" \
 		--start guest-6.12 "kernel/userspace.sh 6.12 $(BUILD)" \
 		--build $(BUILD) --build $(ASAN_BUILD) \
 		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" \
 		--cmd deploy "tests/integration/deploy.sh $(BUILD)" \
 		--section "6.12+series guest" --cmd kernel kernel/check.sh --wait guest-6.12 \
-		--section "6.1 guest" --wait guest-6.1
+		--section "6.1 guest" --wait guest-stock-6.1
 
-# The guests alone, every test they run, while working on them.
+# The guests alone, one after the other, every test they run, while working
+# on them: GUESTS names them (default: make check's two), from Debian's
+# prebuilt kernels stock-6.1 (bookworm), stock-6.12 (trixie), stock-7.3
+# (trixie-backports) and the patched 6.12; TRUSTEDFOR_GUEST_SET=ci runs
+# make check's set instead.  For example:
+#   make guest-check GUESTS="stock-6.12 stock-7.3"
+GUESTS ?= stock-6.1 6.12
+guest_label_stock-6.1 = 6.1 guest
+guest_label_stock-6.12 = 6.12 guest
+guest_label_stock-7.3 = 7.3 guest
+guest_label_6.12 = 6.12+series guest
 guest-check: build
-	tests/run.py --section "6.1 guest" --cmd guest-6.1 "kernel/userspace.sh 6.1 $(BUILD)" \
-		--section "6.12+series guest" $(GUEST_6.12)
+	tests/run.py $(foreach g,$(GUESTS),--section "$(or $(guest_label_$(g)),$(g) guest)" \
+		--cmd guest-$(g) "kernel/userspace.sh $(g) $(BUILD)")
 
 # .ci/run inside a minimal Debian 12 root, from a clean clone of HEAD: what
 # the project forgets to install fails there.

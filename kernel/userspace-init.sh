@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # PID 1 of kernel/userspace.sh's guest, run by the host's /bin/sh from the
-# host's root file system (virtio-9p, read-only).
+# host's root file system (virtio-9p, read-only): the kernel's init= on the
+# patched 6.12, which mounts that root itself; on Debian's kernels
+# kernel/userspace-rdinit.c, the initramfs's /init, loads the modules,
+# mounts it and runs this script there.
 #
 #   stage 1: an overlay of that root with a tmpfs on top becomes the root
 #            (pivot_root, not chroot: user namespaces refuse a chrooted

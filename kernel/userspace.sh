@@ -3,14 +3,20 @@
 #
 # kernel/userspace.sh KERNEL BUILD: the project's userspace suite
 # (tests/run.py over the Meson build directory BUILD) in a QEMU guest
-# (software emulation, under timeout) booted on one of the kernels Debian 12
-# users run:
+# (software emulation, under timeout) booted on one of these kernels:
 #
-#   6.1   Debian 12's own kernel, linux-source-6.1 as Debian ships it: no
-#         AT_EXECVE_CHECK, no exec securebits; the emulation and the policy
-#         file are the whole product there
-#   6.12  linux-source-6.12 with kernel/patches: the trusted_for() system
-#         call; the same tree, build and configuration as kernel/check.sh
+#   stock-6.1   Debian 12's own kernel, bookworm's linux-image-amd64 as
+#               Debian builds it: no AT_EXECVE_CHECK, no exec securebits;
+#               the emulation and the policy file are the whole product there
+#   stock-6.12  Debian 13's own kernel, trixie's: the same as 6.1 for us
+#   stock-7.3   trixie-backports' kernel: AT_EXECVE_CHECK and the exec
+#               securebits, which the library must use
+#   6.12        linux-source-6.12 with kernel/patches: the trusted_for() system
+#               call; the same tree, build and configuration as kernel/check.sh
+#
+# Debian's kernels are not built: their packages are fetched through a
+# private apt configuration and booted with an initramfs of the modules the
+# guest needs (kernel/debian.sh, kernel/userspace-rdinit.c).
 #
 # The guest's root is the host's, shared read-only over virtio-9p with a
 # tmpfs overlay on top (kernel/userspace-init.sh), so the suite runs the
@@ -23,8 +29,9 @@
 # Left to the host, with the reason: the tests named in $host_only below.
 #
 # Environment:
-#   TRUSTEDFOR_GUEST_DIR      work directory of the 6.1 kernel, outside the
-#                             repository (default /var/tmp/trustedfor-guest-6.1);
+#   TRUSTEDFOR_GUEST_DIR      work directory of Debian's kernels, outside the
+#                             repository, one subdirectory per release
+#                             (default /var/tmp/trustedfor-guest-debian);
 #                             6.12 uses kernel/check.sh's TRUSTEDFOR_KERNEL_DIR
 #   TRUSTEDFOR_GUEST_TIMEOUT  seconds the guest may run (default 3600)
 #   TRUSTEDFOR_KERNEL_JOBS    parallel build jobs (default: nproc)
@@ -38,7 +45,10 @@ repo=$(dirname "$here")
 start=$(date +%s)
 kernel_lib=$here/lib.sh
 . "$kernel_lib"
-[ $# = 2 ] || { echo "usage: $0 6.1|6.12 BUILD" >&2; exit 2; }
+. "$here/debian.sh"
+. "$repo/scripts/debian-source.sh"
+usage="usage: $0 stock-6.1|stock-6.12|stock-7.3|6.12 BUILD"
+[ $# = 2 ] || { echo "$usage" >&2; exit 2; }
 which=$1
 tf_build=$(cd "$2" 2>/dev/null && pwd) || { echo "$0: no build directory $2" >&2; exit 2; }
 guest_timeout=${TRUSTEDFOR_GUEST_TIMEOUT:-3600}
@@ -100,30 +110,51 @@ ci_host_only="python-runners shells.sh"
 # others run their unprivileged cases as uid 65534 from the root run.
 nobody_only="cli.sh demo.sh"
 
+# Each kernel: its work directory, where its image comes from, and the
+# backend the library must choose there at policy 3.
 case $which in
-6.1)
-	work=${TRUSTEDFOR_GUEST_DIR:-/var/tmp/trustedfor-guest-6.1}
-	package=linux-source-6.1
-	set --
-	;;
-6.12)
-	work=${TRUSTEDFOR_KERNEL_DIR:-/var/tmp/trustedfor-kernel-6.12}
-	package=linux-source-6.12
-	set -- "$here"/patches/*.patch
-	;;
-*) echo "usage: $0 6.1|6.12 BUILD" >&2; exit 2 ;;
+stock-6.1) suite=bookworm ;;
+stock-6.12) suite=trixie ;;
+stock-7.3) suite=trixie-backports ;;
+6.12) suite= ;;
+*) echo "$usage" >&2; exit 2 ;;
 esac
+if [ -n "$suite" ]; then
+	work=${TRUSTEDFOR_GUEST_DIR:-/var/tmp/trustedfor-guest-debian}/$suite
+	backend=emulation
+	[ "$which" = stock-7.3 ] && backend="execveat(AT_EXECVE_CHECK)"
+else
+	work=${TRUSTEDFOR_KERNEL_DIR:-/var/tmp/trustedfor-kernel-6.12}
+	backend="trusted_for() system call"
+fi
 case "$work" in
 "$repo"|"$repo"/*) die "the work directory must be outside the repository" ;;
 esac
 [ "$(uname -m)" = x86_64 ] || die "needs an x86_64 host, not $(uname -m)"
 kernel_lock
-kernel_packages $package
-kernel_tree $package "$@"
-kernel_config "$here/config.fragment" "$here/userspace.fragment"
-kernel_build "$jobs"
-# The boot reads only bzImage and files of its own: kernel/check.sh may use
-# the same tree meanwhile (make check runs both), but not a second guest.
+if [ -n "$suite" ]; then
+	kernel_packages debian-archive-keyring kmod cpio
+	debian_fetch "$work" "$suite"
+	# The guest's name says which kernel it boots: a release that moves to
+	# another one is a new guest.
+	case ${kernel_version#* } in
+	"${which#stock-}".*) ;;
+	*) die "$suite's linux-image-amd64 is now $kernel_version, not ${which#stock-}" ;;
+	esac
+	say "Debian's $kernel_version [$(elapsed)]"
+	qemu_kernel="-kernel $kernel_image -initrd $kernel_initrd"
+	# kernel/userspace-rdinit.c, the initramfs's /init, mounts the root.
+	cmdline="rdinit=/init -- $here/userspace-init.sh"
+else
+	kernel_packages linux-source-6.12
+	kernel_tree linux-source-6.12 "$here"/patches/*.patch
+	kernel_config "$here/config.fragment" "$here/userspace.fragment"
+	kernel_build "$jobs"
+	qemu_kernel="-kernel $build/arch/x86/boot/bzImage"
+	cmdline="root=root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro init=$here/userspace-init.sh --"
+fi
+# The boot reads only its own files: kernel/check.sh may use the same
+# tree meanwhile (make check runs both), but not a second guest.
 exec 9>&-
 exec 9>"$work/lock-userspace"
 flock 9
@@ -162,13 +193,13 @@ rm -f "$console" "$results"
 say "booting under qemu-system-x86_64 -accel tcg, timeout ${guest_timeout}s [$(elapsed)]"
 boot=$(date +%s)
 rc=0
+# shellcheck disable=SC2086 # $qemu_kernel: one option per word, no spaces in paths
 timeout --kill-after=10 "$guest_timeout" qemu-system-x86_64 -accel tcg -cpu max \
 	-m 2048 -no-reboot -net none -display none -monitor none \
-	-serial "file:$console" -serial "file:$results" \
-	-kernel "$build/arch/x86/boot/bzImage" \
+	-serial "file:$console" -serial "file:$results" $qemu_kernel \
 	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-rng-pci \
-	-append "console=ttyS0 panic=-1 quiet root=root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro init=$here/userspace-init.sh -- $env_file" \
+	-append "console=ttyS0 panic=-1 quiet $cmdline $env_file" \
 	</dev/null >"$work/qemu.log" 2>&1 || rc=$?
 guest_time=$(($(date +%s) - boot))
 say "console log: $console, results: $results [$(elapsed)]"
@@ -179,7 +210,7 @@ say "console log: $console, results: $results [$(elapsed)]"
 crash=$(tr -d '\r' <"$console" |
 	grep -m1 -E 'Kernel panic|BUG:|Oops|WARNING:|Call Trace|general protection' || true)
 tr -d '\r' <"$results" | awk -v rc="$rc" -v t="$guest_timeout" -v crash="$crash" \
-	-v which="$which" -v secs="$guest_time" -v nobody="$nobody_args" '
+	-v which="$which" -v backend_wanted="$backend" -v secs="$guest_time" -v nobody="$nobody_args" '
 function tap(ok, what) {
 	n++
 	if (ok) passed++
@@ -209,9 +240,10 @@ END {
 	tap(crash == "", "no kernel crash or warning on the console" \
 	    (crash == "" ? "" : ": " crash))
 	tap(end, "the guest ran to its end")
-	# What this kernel is for: 6.1 has only the emulation; the series gives
-	# 6.12 the trusted_for() system call, which the library must use.
-	want = which == "6.1" ? "emulation" : "trusted_for() system call"
+	# What this kernel is for: Debian 6.1 and 6.12 have only the
+	# emulation, 7.3 has AT_EXECVE_CHECK, the series gives 6.12 the
+	# trusted_for() system call: the library must use what there is.
+	want = backend_wanted
 	tap(backend == want, "the library checks by " want " at policy 3 (trusted-for status: " backend ")")
 	for (r in runs) {
 		want = rpass[r] + 0 " passed, " rfail[r] + 0 " failed" \

@@ -91,8 +91,8 @@ die() {
 #                         refuses them first
 #   interposed-guard.sh   the loader's symbol binding and the ELF tables of
 #                         a preloaded object, no kernel's answer; its locked
-#                         sessions need the exec securebits, which neither
-#                         guest kernel has
+#                         sessions need the exec securebits, which make
+#                         check's guest kernels lack
 host_only="python-cpython-tests lua-compat shells-compat.sh bash-testsuite python-basics
 install.sh test-threads policy-file.sh session.sh loaders.sh loader-window.sh interposed-guard.sh"
 # make check (TRUSTEDFOR_GUEST_SET=ci) leaves these to the host too, so that

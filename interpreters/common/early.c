@@ -200,8 +200,11 @@ EARLY static int vdso_range(unsigned long *start, unsigned long *end)
 
 EARLY int early_in_vdso(const char *name)
 {
-	unsigned long start, end;
+	/* The vDSO stays where the kernel mapped it: read once. */
+	static int known;
+	static unsigned long start, end;
 
-	return name && vdso_range(&start, &end) == 0 && (unsigned long)name >= start &&
-	       (unsigned long)name < end;
+	if (!known && vdso_range(&start, &end) == 0)
+		known = 1;
+	return name && known && (unsigned long)name >= start && (unsigned long)name < end;
 }

@@ -122,7 +122,8 @@ EARLY static void judge_objects(void)
 		if (initialises_first(l->l_ld, (size_t)-1))
 			early_refuse(name, "it asks to be initialised before the program's checks (DF_1_INITFIRST)");
 		/* The program and the vDSO: the kernel mapped them. */
-		if (l == exe || early_in_vdso(l->l_name) || early_in_system_directory(l->l_name))
+		if (l == exe || !l->l_name || early_in_system_directory(l->l_name) ||
+		    early_in_vdso(l->l_name))
 			continue;
 		in_file = file_initialises_first(l->l_name);
 		if (in_file < 0)

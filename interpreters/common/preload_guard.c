@@ -239,7 +239,8 @@ EARLY void tf_preload_guard(char **envp)
 	for (l = exe->l_next; l; l = l->l_next) {
 		const char *name = l->l_name ? l->l_name : "";
 
-		if (early_in_vdso(name) || early_in_system_directory(name) || is_loader(exe, l) || in_runpath(exe, name))
+		if (early_in_system_directory(name) || is_loader(exe, l) || early_in_vdso(name) ||
+		    in_runpath(exe, name))
 			continue;
 		early_refuse(name[0] ? name : "(an object)",
 			     "a shared object outside root's library directories, refused "

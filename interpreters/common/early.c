@@ -124,7 +124,8 @@ EARLY int early_has_slash(const char *s)
 
 EARLY int early_in_system_directory(const char *path)
 {
-	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/",
+					    "/usr/local/" };
 	size_t i;
 
 	for (i = 0; path[i]; i++)

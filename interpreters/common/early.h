@@ -30,8 +30,12 @@ EARLY int early_has_slash(const char *s);
 
 /*
  * Where the loader finds the system's libraries, root's directories (no
- * user can have written a file there); a name with "/." in it (a "..")
- * may lead anywhere and is not in them.
+ * user can have written a file there): /lib, /lib64, /usr/lib, /usr/lib64
+ * and /usr/local, whose lib directories Debian's /etc/ld.so.conf.d/libc.conf
+ * puts first in the loader's search (a library root builds and installs
+ * there may stand in for a launcher's dependency, and must not lock root
+ * out: found by review).  A name with "/." in it (a "..") may lead
+ * anywhere and is not in them.
  */
 EARLY int early_in_system_directory(const char *path);
 

@@ -272,4 +272,28 @@ policy = 1"
 		as_nobody "$forge" faccessat=ENOENT env LD_PRELOAD="$N/realpath.so" "$py" "$code"
 	set_policy_file "policy = 1"
 fi
+
+# Root's own libraries under /usr/local (Debian's loader searches its lib
+# directories first; one that stands in for a launcher's dependency must
+# not lock root out) load while everything is enforced: a tmpfs over
+# /usr/local in this test's namespace, an object root put there.
+case "$TF_SRC/ $TF_BUILD/" in
+*/usr/local/*) not_ok "root's /usr/local: the checkout or its build is under /usr/local" ;;
+*)
+	if mount -t tmpfs -o mode=0755 tmpfs /usr/local && mkdir /usr/local/lib &&
+		gen /usr/local/lib/probe.so tf_probe_unused=0 tf_pr=0 &&
+		printf 'print("ok")\n' >"$X/ok.lua" && chmod 0644 "$X/ok.lua"; then
+		expect "root's /usr/local/lib: its object loads in the locked session" 0 "ok" "" -- \
+			as_nobody "${ENF[@]}" env LD_PRELOAD=/usr/local/lib/probe.so \
+			"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
+		cp /usr/local/lib/probe.so "$X/probe-copy.so"
+		expect "root's /usr/local/lib: the same object elsewhere is refused" 126 "" \
+			"trusted-lua: $X/probe-copy.so: $stand_in" -- \
+			as_nobody "${ENF[@]}" env LD_PRELOAD="$X/probe-copy.so" \
+			"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
+	else
+		not_ok "root's /usr/local: a tmpfs over it, and an object in it"
+	fi
+	;;
+esac
 done_testing

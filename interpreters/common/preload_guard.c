@@ -19,8 +19,9 @@
  * So nothing of the object is read: where it lies decides, as glibc's
  * secure-execution mode admits preloads only from root's directories.
  * Besides those, what the kernel mapped is kept (the program, the vDSO,
- * the loader the program names in PT_INTERP) and the executable's own
- * RUNPATH (a build tree's).
+ * the loader the program names in PT_INTERP), the executable's own
+ * RUNPATH (a build tree's), and a file that is root's all the way down its
+ * path, which no other user can have placed.
  *
  * What may be in force is told from facts no interposed function gives:
  * the exec securebits (prctl), the policy file's existence, and in the
@@ -36,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -227,6 +229,38 @@ EARLY static int in_runpath(const struct link_map *exe, const char *path)
 	return 0;
 }
 
+/*
+ * Is PATH root's all the way: an absolute name with no "/." whose every
+ * directory, and the file, is no symbolic link, is owned by root and is
+ * writable by no one else?  Then no other user put the object there or
+ * can change it: a directory root registers in /etc/ld.so.conf.d
+ * (/opt/vendor/lib) is root's as /usr/lib is, and a library there that
+ * stands in for a launcher's dependency must not lock root out (found by
+ * review).
+ */
+EARLY static int root_owned_path(const char *path)
+{
+	static char prefix[4096];
+	struct stat st;
+	long i;
+
+	if (path[0] != '/')
+		return 0;
+	for (i = 0; path[i]; i++) {
+		if (i >= (long)sizeof(prefix) - 1 || (path[i] == '/' && path[i + 1] == '.'))
+			return 0;
+		prefix[i] = path[i];
+		if (path[i] == '/' || (path[i + 1] != '/' && path[i + 1] != '\0'))
+			continue;
+		prefix[i + 1] = '\0';
+		if (early_syscall(SYS_newfstatat, AT_FDCWD, (long)prefix, (long)&st,
+				  AT_SYMLINK_NOFOLLOW) != 0 ||
+		    S_ISLNK(st.st_mode) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return 0;
+	}
+	return 1;
+}
+
 EARLY void tf_preload_guard(char **envp)
 {
 	const struct link_map *exe = early_objects(), *l;
@@ -240,7 +274,7 @@ EARLY void tf_preload_guard(char **envp)
 		const char *name = l->l_name ? l->l_name : "";
 
 		if (early_in_system_directory(name) || is_loader(exe, l) || early_in_vdso(name) ||
-		    in_runpath(exe, name))
+		    in_runpath(exe, name) || root_owned_path(name))
 			continue;
 		early_refuse(name[0] ? name : "(an object)",
 			     "a shared object outside root's library directories, refused "

@@ -296,4 +296,34 @@ case "$TF_SRC/ $TF_BUILD/" in
 	fi
 	;;
 esac
+
+# A directory root registers elsewhere (/opt/vendor/lib in ld.so.conf.d)
+# is root's when every directory on the way, and the file, is root's and
+# writable by no one else, with no symbolic link: a tmpfs over /opt here.
+lua_ok() {
+	expect "$1" "$2" "$3" "$4" -- as_nobody "${ENF[@]}" env LD_PRELOAD="$5" \
+		"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
+}
+case "$TF_SRC/ $TF_BUILD/" in
+*/opt/*) not_ok "root's /opt: the checkout or its build is under /opt" ;;
+*)
+	if [ -d /opt ] && mount -t tmpfs -o mode=0755 tmpfs /opt && mkdir -p /opt/vendor/lib &&
+		gen /opt/vendor/lib/probe.so tf_probe_unused=0 tf_pr=0 &&
+		ln -s vendor /opt/link; then
+		lua_ok "root's /opt/vendor/lib, root's all the way: its object loads" 0 "ok" "" \
+			/opt/vendor/lib/probe.so
+		lua_ok "root's /opt: through a symbolic link, refused" 126 "" \
+			"trusted-lua: /opt/link/lib/probe.so: $stand_in" /opt/link/lib/probe.so
+		chmod g+w /opt/vendor
+		lua_ok "root's /opt: a directory its group may write, refused" 126 "" \
+			"trusted-lua: /opt/vendor/lib/probe.so: $stand_in" /opt/vendor/lib/probe.so
+		chmod g-w /opt/vendor
+		chown 65534 /opt/vendor/lib/probe.so
+		lua_ok "root's /opt: a file another user owns, refused" 126 "" \
+			"trusted-lua: /opt/vendor/lib/probe.so: $stand_in" /opt/vendor/lib/probe.so
+	else
+		not_ok "root's /opt: a tmpfs over it, and an object in it"
+	fi
+	;;
+esac
 done_testing

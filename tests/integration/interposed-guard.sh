@@ -163,6 +163,60 @@ if [ -n "$placed" ] && [ "$(readelf -h "$py" | awk '/Type:/ { print $2 }')" = EX
 		"$N/i-realpath.so" "$py" "$code"
 fi
 
+# Root's own libraries under /usr/local (Debian's loader searches its lib
+# directories first; one that stands in for a launcher's dependency must
+# not lock root out) load while everything is enforced: a tmpfs over
+# /usr/local in this test's namespace, an object root put there.
+case "$TF_SRC/ $TF_BUILD/" in
+*/usr/local/*) not_ok "root's /usr/local: the checkout or its build is under /usr/local" ;;
+*)
+	if mount -t tmpfs -o mode=0755 tmpfs /usr/local && mkdir /usr/local/lib &&
+		gen /usr/local/lib/probe.so tf_probe_unused=0 tf_pr=0 &&
+		printf 'print("ok")\n' >"$X/ok.lua" && chmod 0644 "$X/ok.lua"; then
+		expect "root's /usr/local/lib: its object loads in the locked session" 0 "ok" "" -- \
+			as_nobody "${ENF[@]}" env LD_PRELOAD=/usr/local/lib/probe.so \
+			"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
+		cp /usr/local/lib/probe.so "$X/probe-copy.so"
+		expect "root's /usr/local/lib: the same object elsewhere is refused" 126 "" \
+			"trusted-lua: $X/probe-copy.so: $stand_in" -- \
+			as_nobody "${ENF[@]}" env LD_PRELOAD="$X/probe-copy.so" \
+			"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
+	else
+		not_ok "root's /usr/local: a tmpfs over it, and an object in it"
+	fi
+	;;
+esac
+
+# A directory root registers elsewhere (/opt/vendor/lib in ld.so.conf.d)
+# is root's when every directory on the way, and the file, is root's and
+# writable by no one else, with no symbolic link: a tmpfs over /opt here.
+lua_ok() {
+	expect "$1" "$2" "$3" "$4" -- as_nobody "${ENF[@]}" env LD_PRELOAD="$5" \
+		"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
+}
+case "$TF_SRC/ $TF_BUILD/" in
+*/opt/*) not_ok "root's /opt: the checkout or its build is under /opt" ;;
+*)
+	if [ -d /opt ] && mount -t tmpfs -o mode=0755 tmpfs /opt && mkdir -p /opt/vendor/lib &&
+		gen /opt/vendor/lib/probe.so tf_probe_unused=0 tf_pr=0 &&
+		ln -s vendor /opt/link; then
+		lua_ok "root's /opt/vendor/lib, root's all the way: its object loads" 0 "ok" "" \
+			/opt/vendor/lib/probe.so
+		lua_ok "root's /opt: through a symbolic link, refused" 126 "" \
+			"trusted-lua: /opt/link/lib/probe.so: $stand_in" /opt/link/lib/probe.so
+		chmod g+w /opt/vendor
+		lua_ok "root's /opt: a directory its group may write, refused" 126 "" \
+			"trusted-lua: /opt/vendor/lib/probe.so: $stand_in" /opt/vendor/lib/probe.so
+		chmod g-w /opt/vendor
+		chown 65534 /opt/vendor/lib/probe.so
+		lua_ok "root's /opt: a file another user owns, refused" 126 "" \
+			"trusted-lua: /opt/vendor/lib/probe.so: $stand_in" /opt/vendor/lib/probe.so
+	else
+		not_ok "root's /opt: a tmpfs over it, and an object in it"
+	fi
+	;;
+esac
+
 # Ways past the preload guard for the same objects (dl_iterate_phdr and
 # prctl as sched_yield, or trusted-python's realpath as
 # PyRun_SimpleString), each with its control: nothing enforced, the same
@@ -273,57 +327,4 @@ policy = 1"
 	set_policy_file "policy = 1"
 fi
 
-# Root's own libraries under /usr/local (Debian's loader searches its lib
-# directories first; one that stands in for a launcher's dependency must
-# not lock root out) load while everything is enforced: a tmpfs over
-# /usr/local in this test's namespace, an object root put there.
-case "$TF_SRC/ $TF_BUILD/" in
-*/usr/local/*) not_ok "root's /usr/local: the checkout or its build is under /usr/local" ;;
-*)
-	if mount -t tmpfs -o mode=0755 tmpfs /usr/local && mkdir /usr/local/lib &&
-		gen /usr/local/lib/probe.so tf_probe_unused=0 tf_pr=0 &&
-		printf 'print("ok")\n' >"$X/ok.lua" && chmod 0644 "$X/ok.lua"; then
-		expect "root's /usr/local/lib: its object loads in the locked session" 0 "ok" "" -- \
-			as_nobody "${ENF[@]}" env LD_PRELOAD=/usr/local/lib/probe.so \
-			"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
-		cp /usr/local/lib/probe.so "$X/probe-copy.so"
-		expect "root's /usr/local/lib: the same object elsewhere is refused" 126 "" \
-			"trusted-lua: $X/probe-copy.so: $stand_in" -- \
-			as_nobody "${ENF[@]}" env LD_PRELOAD="$X/probe-copy.so" \
-			"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
-	else
-		not_ok "root's /usr/local: a tmpfs over it, and an object in it"
-	fi
-	;;
-esac
-
-# A directory root registers elsewhere (/opt/vendor/lib in ld.so.conf.d)
-# is root's when every directory on the way, and the file, is root's and
-# writable by no one else, with no symbolic link: a tmpfs over /opt here.
-lua_ok() {
-	expect "$1" "$2" "$3" "$4" -- as_nobody "${ENF[@]}" env LD_PRELOAD="$5" \
-		"$TF_BUILD/interpreters/lua/trusted-lua" "$X/ok.lua"
-}
-case "$TF_SRC/ $TF_BUILD/" in
-*/opt/*) not_ok "root's /opt: the checkout or its build is under /opt" ;;
-*)
-	if [ -d /opt ] && mount -t tmpfs -o mode=0755 tmpfs /opt && mkdir -p /opt/vendor/lib &&
-		gen /opt/vendor/lib/probe.so tf_probe_unused=0 tf_pr=0 &&
-		ln -s vendor /opt/link; then
-		lua_ok "root's /opt/vendor/lib, root's all the way: its object loads" 0 "ok" "" \
-			/opt/vendor/lib/probe.so
-		lua_ok "root's /opt: through a symbolic link, refused" 126 "" \
-			"trusted-lua: /opt/link/lib/probe.so: $stand_in" /opt/link/lib/probe.so
-		chmod g+w /opt/vendor
-		lua_ok "root's /opt: a directory its group may write, refused" 126 "" \
-			"trusted-lua: /opt/vendor/lib/probe.so: $stand_in" /opt/vendor/lib/probe.so
-		chmod g-w /opt/vendor
-		chown 65534 /opt/vendor/lib/probe.so
-		lua_ok "root's /opt: a file another user owns, refused" 126 "" \
-			"trusted-lua: /opt/vendor/lib/probe.so: $stand_in" /opt/vendor/lib/probe.so
-	else
-		not_ok "root's /opt: a tmpfs over it, and an object in it"
-	fi
-	;;
-esac
 done_testing

@@ -41,6 +41,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dirent64.h"
 #include "early.h"
 #include "missing.h"
 #include "preload_guard.h"
@@ -48,15 +49,6 @@
 extern ElfW(Dyn) _DYNAMIC[];
 /* The executable's own ELF header, placed by the linker. */
 extern const ElfW(Ehdr) __ehdr_start;
-
-/* getdents64's record. */
-struct early_dirent {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
 
 /* A directory listing, zeroed before each read. */
 static char buf[16384];
@@ -106,9 +98,9 @@ EARLY static int policy_file_absent(void)
 		if (n <= 0)
 			break;
 		for (at = 0; at < n;) {
-			const struct early_dirent *d = (const struct early_dirent *)(buf + at);
+			const struct linux_dirent64 *d = (const struct linux_dirent64 *)(buf + at);
 
-			if (d->d_reclen < offsetof(struct early_dirent, d_name) + 2 ||
+			if (d->d_reclen < offsetof(struct linux_dirent64, d_name) + 2 ||
 			    d->d_reclen > n - at) {
 				n = -1;
 				break;

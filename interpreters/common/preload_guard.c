@@ -118,17 +118,24 @@ EARLY static int policy_file_absent(void)
 	return n == 0 && dot && !found;
 }
 
-EARLY static int enforcement_possible(char **envp)
+/* The exec securebits set, or the policy file maybe there. */
+EARLY static int bits_or_policy_file(void)
 {
 	long bits = early_syscall(SYS_prctl, PR_GET_SECUREBITS, 0, 0, 0);
-	char **e;
 
 	if (bits < 0 || (bits & (SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_DENY_INTERACTIVE)))
 		return 1;
+	return !policy_file_absent();
+}
+
+EARLY static int enforce_variable(char **envp)
+{
+	char **e;
+
 	for (e = envp; e && *e; e++)
 		if (early_starts_with(*e, "TRUSTEDFOR_ENFORCE=") && (*e)[19])
 			return 1;
-	return !policy_file_absent();
+	return 0;
 }
 
 /* Is L the loader, named by the program's PT_INTERP string where it lies? */
@@ -255,9 +262,21 @@ EARLY static int root_owned_path(const char *path)
 
 EARLY void tf_preload_guard(char **envp)
 {
+	/*
+	 * The securebits and the policy file are asked once: the resolver
+	 * asks first and judges the objects, and the preinit array, with the
+	 * same objects mapped, has only the environment to add.
+	 */
+	static int asked, in_force;
 	const struct link_map *exe = early_objects(), *l;
 
-	if (!enforcement_possible(envp))
+	if (asked && in_force)
+		return;
+	if (!asked) {
+		in_force = bits_or_policy_file();
+		asked = 1;
+	}
+	if (!in_force && !enforce_variable(envp))
 		return;
 	if (!exe)
 		early_refuse("(the loader's list of objects)",

@@ -74,22 +74,27 @@ delta() {
 		{ read -r p l && [ -n "$p" ] && [ -n "$l" ] && echo $((l - p)); }
 }
 
+# runs_unenforced WHAT OBJECT: with nothing enforced and no policy file,
+# OBJECT preloaded loads and the noexec script runs (the control).
+runs_unenforced() {
+	set_policy_file -
+	expect "$name, control: nothing enforced, $1 loads and the script runs" 0 "EVIL RAN" "" -- \
+		as_nobody env LD_PRELOAD="$2" "$launcher" "$N/$script"
+	set_policy_file "policy = 1"
+}
+# refused_locked WHAT OBJECT: in the locked session OBJECT is refused.
+refused_locked() {
+	expect "$name, locked session: $1" 126 "" "$name: $2: $stand_in" -- \
+		as_nobody "${ENF[@]}" env LD_PRELOAD="$2" "$launcher" "$N/$script"
+}
+
 while read -r name path script; do
 	launcher=$TF_BUILD/$path
 	[ -x "$launcher" ] || continue
-	set_policy_file -
-	expect "$name, control: nothing enforced, the probe loads and the script runs" 0 "EVIL RAN" "" -- \
-		as_nobody env LD_PRELOAD="$N/probe.so" "$launcher" "$N/$script"
-	set_policy_file "policy = 1"
-	expect "$name, locked session: the object without the interposed names, on a noexec mount" 126 "" \
-		"$name: $N/probe.so: $stand_in" -- \
-		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/probe.so" "$launcher" "$N/$script"
-	expect "$name, locked session: the same on an exec mount" 126 "" \
-		"$name: $X/probe.so: $stand_in" -- \
-		as_nobody "${ENF[@]}" env LD_PRELOAD="$X/probe.so" "$launcher" "$N/$script"
-	expect "$name, locked session: an object without symbols, refused as well" 126 "" \
-		"$name: $N/plain.so: $stand_in" -- \
-		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/plain.so" "$launcher" "$N/$script"
+	runs_unenforced "the probe" "$N/probe.so"
+	refused_locked "the object without the interposed names, on a noexec mount" "$N/probe.so"
+	refused_locked "the same on an exec mount" "$X/probe.so"
+	refused_locked "an object without symbols, refused as well" "$N/plain.so"
 	[ -n "$placed" ] || continue
 	d=$(delta "$launcher")
 	if [ -z "$d" ] || ! gen "$N/i-$name.so" dl_iterate_phdr=$((d + yield)) prctl=$((d + yield)); then
@@ -97,13 +102,8 @@ while read -r name path script; do
 		continue
 	fi
 	chmod 0644 "$N/i-$name.so"
-	set_policy_file -
-	expect "$name, control: nothing enforced, the object loads and the script runs" 0 "EVIL RAN" "" -- \
-		as_nobody env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
-	set_policy_file "policy = 1"
-	expect "$name, locked session: dl_iterate_phdr and prctl interposed, the noexec script is refused" 126 "" \
-		"$name: $N/i-$name.so: $stand_in" -- \
-		as_nobody "${ENF[@]}" env LD_PRELOAD="$N/i-$name.so" "$launcher" "$N/$script"
+	runs_unenforced "the object" "$N/i-$name.so"
+	refused_locked "dl_iterate_phdr and prctl interposed, the noexec script is refused" "$N/i-$name.so"
 done <<<"$launchers"
 
 # refused_both WHAT OBJECT COMMAND...: COMMAND with OBJECT preloaded must

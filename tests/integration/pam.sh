@@ -20,7 +20,7 @@
 enter_private_namespace "$@"
 make_mounts || { not_ok "make the exec and noexec mounts"; done_testing; }
 export LC_ALL=C
-for tool in pamtester /usr/bin/python3.11 logger; do
+for tool in pamtester "/usr/bin/$TF_PYTHON" logger; do
 	command -v "$tool" >/dev/null || {
 		not_ok "$tool is installed (scripts/install-deps.sh)"
 		done_testing
@@ -82,7 +82,7 @@ for sub in pts shm mqueue; do
 	mountpoint -q "$TF_TMP/hostdev/$sub" && mount --bind "$TF_TMP/hostdev/$sub" "/dev/$sub"
 done
 rm -f /dev/log && touch /dev/log
-coproc SINK { exec /usr/bin/python3.11 -c "$sink_script" "$TF_TMP/log.sock" "$TF_TMP/log"; }
+coproc SINK { exec "/usr/bin/$TF_PYTHON" -c "$sink_script" "$TF_TMP/log.sock" "$TF_TMP/log"; }
 read -r ready <&"${SINK[0]}"
 [ "$ready" = ready ] && mount --bind "$TF_TMP/log.sock" /dev/log ||
 	{ not_ok "a syslog socket on /dev/log"; done_testing; }

@@ -9,8 +9,9 @@
  * is replaced, in every interpreter, by a C function that opens the file
  * once, asks the enforcement layer about the descriptor, loads that very
  * file (/proc/self/fd/N) and then lets CPython's own create_dynamic find it
- * by that name among the loaded objects, so that everything else (PyInit
- * lookup, single- and multi-phase init, messages) is CPython's.
+ * among the loaded objects, so that everything else (PyInit lookup, single-
+ * and multi-phase init, its cache of single-phase modules, messages) is
+ * CPython's.
  */
 #define _GNU_SOURCE
 #define PY_SSIZE_T_CLEAN
@@ -93,9 +94,30 @@ static void import_error(const char *message, PyObject *name, PyObject *path)
 }
 
 /*
- * Loads the file behind origin, checked; returns the name the loader knows
- * it by (its first load's /proc/self/fd/N), a new reference, or NULL with
- * an exception set.
+ * Whether the loader now knows the object loaded as handle by the name
+ * path too, so that CPython's dlopen() of path finds it without opening
+ * anything: RTLD_NOLOAD maps no file, and gives the object loaded from the
+ * file that path names now, if any, adding path to its names.  Another
+ * object (the file was replaced) or none is a no.
+ */
+static int known_as(void *handle, const char *path)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	int same = h && h == handle;
+
+	if (h)
+		dlclose(h); /* handle keeps the object */
+	else
+		dlerror();
+	return same;
+}
+
+/*
+ * Loads the file behind origin, checked.  Returns the name to give
+ * CPython's create_dynamic: origin itself when the loader knows the
+ * object by it (CPython then caches a single-phase module under its own
+ * path, as without trusted-python), else the object's first name; a new
+ * reference, or NULL with an exception set.
  */
 static PyObject *load_checked(PyObject *name, PyObject *origin)
 {
@@ -105,7 +127,7 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 	char err[1024];
 	struct stat st;
 	struct link_map *map;
-	int fd, refused = 0, flags;
+	int fd, refused = 0, flags, by_origin = 0;
 	void *handle;
 
 	flags_obj = PySys_GetObject("getdlopenflags");
@@ -147,8 +169,8 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 		goto out;
 	/*
 	 * The handle stays: CPython's own dlopen() of the name the loader
-	 * knows the object by (/proc/self/fd/N, or the name of an earlier
-	 * load of the same file) finds it loaded and takes another
+	 * knows the object by (/proc/self/fd/N, the name of an earlier load
+	 * of the same file, or origin) finds it loaded and takes another
 	 * reference.
 	 */
 	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0) {
@@ -160,7 +182,9 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 	}
 out:
 	if (file)
-		res = PyUnicode_DecodeFSDefault(file->name);
+		by_origin = known_as(file->handle, PyBytes_AS_STRING(bytes));
+	if (file)
+		res = by_origin ? Py_NewRef(origin) : PyUnicode_DecodeFSDefault(file->name);
 	pthread_mutex_unlock(&loaded_lock);
 	if (refused)
 		refuse(v.message, origin);
@@ -215,6 +239,31 @@ static PyObject *spec_for(PyObject *bootstrap, PyObject *name, PyObject *origin)
 	return spec;
 }
 
+/*
+ * A str holding a NUL: from 3.13 on CPython's ValueError, before any file
+ * is opened (3.11 passes the name on, cut at the NUL).
+ */
+static int embedded_null(PyObject *s)
+{
+#if PY_VERSION_HEX < 0x030D0000
+	(void)s;
+	return 0;
+#else
+	Py_ssize_t n;
+	const char *utf8;
+
+	if (!PyUnicode_Check(s))
+		return 0;
+	utf8 = PyUnicode_AsUTF8AndSize(s, &n);
+	if (!utf8)
+		return -1;
+	if (strlen(utf8) == (size_t)n)
+		return 0;
+	PyErr_SetString(PyExc_ValueError, "embedded null character");
+	return -1;
+#endif
+}
+
 /* _imp.create_dynamic(spec, file=None) */
 static PyObject *checked_create_dynamic(PyObject *self, PyObject *args)
 {
@@ -232,7 +281,7 @@ static PyObject *checked_create_dynamic(PyObject *self, PyObject *args)
 	}
 	name = PyObject_GetAttrString(spec, "name");
 	origin = name ? PyObject_GetAttrString(spec, "origin") : NULL;
-	if (!origin)
+	if (!origin || embedded_null(name) < 0 || embedded_null(origin) < 0)
 		goto out;
 	if (!PyUnicode_Check(origin)) {
 		/* No file: CPython's own error.  A NULL file ends the
@@ -243,6 +292,11 @@ static PyObject *checked_create_dynamic(PyObject *self, PyObject *args)
 	fdpath = load_checked(name, origin);
 	if (!fdpath)
 		goto out;
+	/* The loader knows the object by origin: CPython's call as it was. */
+	if (fdpath == origin) {
+		res = PyObject_CallFunctionObjArgs(s->create_dynamic, spec, file, NULL);
+		goto out;
+	}
 	/* A spec naming the descriptor, for create_dynamic's dlopen(). */
 	bootstrap = PyImport_ImportModule("_frozen_importlib");
 	if (bootstrap)

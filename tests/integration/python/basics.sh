@@ -148,6 +148,19 @@ except ImportError:  # 3.13
     import _interpreters as s
 s.run_string(s.create(), "import json; print(\"ran\")")'
 
+# 3.13's _imp.create_dynamic refuses a NUL in the module's name or file name
+# before opening anything (3.11 cuts the name there).
+if [ "$TF_PYTHON" != python3.11 ]; then
+	for spec in 'name = "a\x00b"; origin = "abc"' 'name = "abc"; origin = "a\x00b"'; do
+		same "create_dynamic: a NUL in $spec" -- -c 'import _imp
+class Spec: '"$spec"'
+try:
+    _imp.create_dynamic(Spec())
+except Exception as e:
+    print(type(e).__name__, e)'
+	done
+fi
+
 # A venv made by trusted-python runs trusted-python and finds its prefix.
 if "$PY" -m venv --without-pip "$W/venv" >"$TF_TMP/out" 2>&1; then
 	expect "venv: python is the launcher, prefix is the venv" 0 "True $W/venv /usr" "" -- \

@@ -181,7 +181,12 @@ static PyObject *load_checked(PyObject *name, PyObject *origin)
 		snprintf(err, sizeof(err), "%s", dlerror());
 	}
 out:
-	if (file)
+	/*
+	 * CPython hands dlopen() "./NAME" for a name without a slash, which
+	 * the loader would look for by opening it: such a name stays the
+	 * descriptor's.
+	 */
+	if (file && strchr(PyBytes_AS_STRING(bytes), '/'))
 		by_origin = known_as(file->handle, PyBytes_AS_STRING(bytes));
 	if (file)
 		res = by_origin ? Py_NewRef(origin) : PyUnicode_DecodeFSDefault(file->name);

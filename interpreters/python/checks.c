@@ -48,6 +48,7 @@
 
 #include "checks.h"
 #include "extensions.h"
+#include "state.h"
 
 #define REFUSED_STATUS 126
 
@@ -66,10 +67,6 @@ void set_program_name(const char *argv0)
 /* The last refusal, for refusals that end the interpreter's start. */
 char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
 
-PyObject *not_trusted_error; /* _trustedfor.NotTrustedError */
-/* Set in each interpreter's dict once its loader is guarded. */
-#define GUARD_KEY "trustedfor.loader-guard"
-
 void refuse_and_exit(const char *message)
 {
 	fprintf(stderr, "%s: %s\n", prog, message);
@@ -77,15 +74,18 @@ void refuse_and_exit(const char *message)
 	exit(REFUSED_STATUS);
 }
 
-static int make_not_trusted_error(void)
+PyObject *not_trusted_error(void)
 {
-	if (not_trusted_error)
-		return 0;
-	not_trusted_error = PyErr_NewExceptionWithDoc(
-		"_trustedfor.NotTrustedError",
-		"A file was refused as code by the trustedfor policy.",
-		PyExc_ImportError, NULL);
-	return not_trusted_error ? 0 : -1;
+	struct tp_state *s = tp_state_if_made();
+
+	return s ? s->not_trusted_error : NULL;
+}
+
+int is_refusal_pending(void)
+{
+	PyObject *type = not_trusted_error();
+
+	return type && PyErr_ExceptionMatches(type);
 }
 
 void (*on_refusal)(void);
@@ -94,11 +94,14 @@ void (*on_refusal)(void);
 void raise_not_trusted(const char *message, PyObject *path)
 {
 	PyObject *msg, *args = NULL, *kwargs = NULL, *exc = NULL;
+	struct tp_state *s;
 
 	snprintf(last_refusal, sizeof(last_refusal), "%s", message);
 	if (on_refusal)
 		on_refusal();
-	if (make_not_trusted_error() < 0)
+	/* Without its class the refusal is tp_state()'s error: refused too. */
+	s = tp_state();
+	if (!s)
 		return;
 	/* The message holds the path's bytes, which need not be UTF-8. */
 	msg = PyUnicode_DecodeFSDefault(message);
@@ -106,9 +109,9 @@ void raise_not_trusted(const char *message, PyObject *path)
 		args = PyTuple_Pack(1, msg);
 	kwargs = Py_BuildValue("{s:O}", "path", path);
 	if (args && kwargs)
-		exc = PyObject_Call(not_trusted_error, args, kwargs);
+		exc = PyObject_Call(s->not_trusted_error, args, kwargs);
 	if (exc)
-		PyErr_SetObject(not_trusted_error, exc);
+		PyErr_SetObject(s->not_trusted_error, exc);
 	Py_XDECREF(exc);
 	Py_XDECREF(msg);
 	Py_XDECREF(args);
@@ -116,12 +119,6 @@ void raise_not_trusted(const char *message, PyObject *path)
 }
 
 static read_fn code_read; /* runners.c's, given by install_checks() */
-
-/* How a code file's read went, for compiled_as_read(). */
-struct read_check {
-	bool trusted; /* the check passed */
-	bool audited; /* auditing was on: a failed check was logged */
-};
 
 /*
  * open_checked() without telling runners.c.  With nothing enforced and
@@ -304,11 +301,34 @@ static int is_cache_of_source(PyObject *path)
  */
 static void refused_cache_unreadable(PyObject *path)
 {
-	if (PyErr_ExceptionMatches(not_trusted_error) && is_cache_of_source(path)) {
+	if (is_refusal_pending() && is_cache_of_source(path)) {
 		PyErr_Clear();
 		errno = EACCES;
 		PyErr_SetFromErrnoWithFilenameObject(PyExc_PermissionError, path);
 	}
+}
+
+int make_io_open(struct tp_state *s)
+{
+	PyObject *io;
+
+	if (s->open_kwargs)
+		return 0;
+	io = PyImport_ImportModule("_io");
+	if (io) {
+		s->io_open = PyObject_GetAttrString(io, "open");
+		s->opener = PyCFunction_New(&checked_opener_def, NULL);
+		s->open_mode = PyUnicode_FromString("rb");
+		if (s->io_open && s->opener && s->open_mode)
+			s->open_kwargs = Py_BuildValue("{s:O}", "opener", s->opener);
+		Py_DECREF(io);
+	}
+	if (s->open_kwargs)
+		return 0;
+	Py_CLEAR(s->io_open);
+	Py_CLEAR(s->opener);
+	Py_CLEAR(s->open_mode);
+	return -1;
 }
 
 /*
@@ -319,33 +339,16 @@ static void refused_cache_unreadable(PyObject *path)
  */
 static PyObject *open_code_hook(PyObject *path, void *data)
 {
-	/* Made once; _io.open is a static builtin shared by all interpreters. */
-	static PyObject *io_open, *mode, *kwargs;
+	struct tp_state *s = tp_state();
 	PyObject *args, *file;
 
 	(void)data;
-	if (!io_open) {
-		PyObject *io = PyImport_ImportModule("_io");
-		PyObject *opener = PyCFunction_New(&checked_opener_def, NULL);
-
-		if (io && opener) {
-			mode = PyUnicode_FromString("rb");
-			kwargs = Py_BuildValue("{s:O}", "opener", opener);
-			io_open = PyObject_GetAttrString(io, "open");
-		}
-		Py_XDECREF(io);
-		Py_XDECREF(opener);
-		if (!io_open || !mode || !kwargs) {
-			Py_CLEAR(io_open);
-			Py_CLEAR(mode);
-			Py_CLEAR(kwargs);
-			return NULL;
-		}
-	}
-	args = PyTuple_Pack(2, path, mode);
+	if (!s || make_io_open(s) < 0)
+		return NULL;
+	args = PyTuple_Pack(2, path, s->open_mode);
 	if (!args)
 		return NULL;
-	file = PyObject_Call(io_open, args, kwargs);
+	file = PyObject_Call(s->io_open, args, s->open_kwargs);
 	Py_DECREF(args);
 	if (!file)
 		refused_cache_unreadable(path);
@@ -355,34 +358,37 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 /*
  * The bytes the loaders' get_data() below read last (a copy of its own,
  * which no Python code holds), under which name (an exact str), and how the
- * check went.  Set and forgotten with no Python code running in between.
+ * check went, in the interpreter's state.  Set and forgotten with no Python
+ * code running in between.
  */
-static PyObject *read_name, *read_data;
-static struct read_check read_how;
-
-static void remember_read(PyObject *name, PyObject *data, struct read_check how)
+static void remember_read(struct tp_state *s, PyObject *name, PyObject *data,
+			  struct read_check how)
 {
-	PyObject *old_name = read_name, *old_data = read_data;
+	PyObject *old_name = s->read_name, *old_data = s->read_data;
 
 	Py_INCREF(name);
-	read_name = name;
-	read_data = data;
-	read_how = how;
+	s->read_name = name;
+	s->read_data = data;
+	s->read_how = how;
 	Py_XDECREF(old_name);
 	Py_XDECREF(old_data);
 }
 
 int compiled_as_read(PyObject *source, PyObject *filename)
 {
-	PyObject *name = read_name, *data = read_data;
-	struct read_check how = read_how;
+	struct tp_state *s = tp_state_if_made();
+	PyObject *name, *data;
+	struct read_check how;
 	unsigned int enforce;
 	bool audit;
 	int same;
 
-	if (!data)
+	if (!s || !s->read_data)
 		return 0;
-	read_name = read_data = NULL;
+	name = s->read_name;
+	data = s->read_data;
+	how = s->read_how;
+	s->read_name = s->read_data = NULL;
 	/* The "compile" event has a copy of the source ("yO"), not the object. */
 	same = PyBytes_Check(source) && PyBytes_GET_SIZE(source) == PyBytes_GET_SIZE(data) &&
 	       memcmp(PyBytes_AS_STRING(source), PyBytes_AS_STRING(data),
@@ -445,12 +451,13 @@ static int ends_with_pyc(PyObject *name)
 static PyObject *checked_get_data(PyObject *module, PyObject *args)
 {
 	PyObject *self, *path, *str, *name, *data, *copy;
+	struct tp_state *s = tp_state();
 	struct read_check how;
 	struct stat st;
 	int fd, open_errno;
 
 	(void)module;
-	if (!PyArg_ParseTuple(args, "OO:get_data", &self, &path))
+	if (!s || !PyArg_ParseTuple(args, "OO:get_data", &self, &path))
 		return NULL;
 	str = PyObject_Str(path);
 	if (!str)
@@ -482,7 +489,7 @@ static PyObject *checked_get_data(PyObject *module, PyObject *args)
 	if (!ends_with_pyc(name)) {
 		copy = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data));
 		if (copy)
-			remember_read(name, copy, how);
+			remember_read(s, name, copy, how);
 		else
 			PyErr_Clear();
 	}
@@ -501,7 +508,7 @@ static PyMethodDef checked_get_data_def = {
 };
 
 /* Returns 0 when the guard is in place, 1 when it cannot be yet, -1 on error. */
-static int install_loader_guard(PyObject *idict)
+static int install_loader_guard(struct tp_state *s)
 {
 	static const char *const loaders[] = { "SourcelessFileLoader", "SourceFileLoader" };
 	PyObject *name, *ext, *loader, *modname, *fn = NULL, *method = NULL;
@@ -534,10 +541,10 @@ static int install_loader_guard(PyObject *idict)
 			Py_XDECREF(loader);
 		}
 	}
-	if (rc == 0 && tp_guard_extensions(ext, raise_not_trusted) < 0)
+	if (rc == 0 && tp_guard_extensions(s, ext, raise_not_trusted) < 0)
 		rc = -1;
-	if (rc == 0 && PyDict_SetItemString(idict, GUARD_KEY, Py_True) < 0)
-		rc = -1;
+	if (rc == 0)
+		s->guarded = true;
 	Py_XDECREF(method);
 	Py_XDECREF(fn);
 	Py_XDECREF(modname);
@@ -557,49 +564,54 @@ static int audit_hook(const char *event, PyObject *args, void *data)
 {
 	(void)data;
 	if (event[0] == 'i' && strcmp(event, "import") == 0) {
-		static PyObject *key;
-		PyObject *idict = PyInterpreterState_GetDict(PyInterpreterState_Get());
-		PyObject *state;
+		/* Each interpreter's first import makes its state: no import
+		 * goes on without it. */
+		struct tp_state *s = tp_state();
 
-		if (!key && !(key = PyUnicode_InternFromString(GUARD_KEY)))
+		if (!s)
 			return -1;
-		if (!idict) {
-			PyErr_SetString(PyExc_RuntimeError, "trustedfor: no interpreter dict");
-			return -1;
-		}
-		state = PyDict_GetItemWithError(idict, key);
-		if (!state && PyErr_Occurred())
-			return -1;
-		if (state == Py_True)
+		if (s->guarded)
 			return 0;
-		return install_loader_guard(idict) < 0 ? -1 : 0;
+		return install_loader_guard(s) < 0 ? -1 : 0;
 	}
 	return other_events ? other_events(event, args) : 0;
 }
+
+/* The module's NotTrustedError is the one its interpreter raises. */
+static int exec_trustedfor_module(PyObject *m)
+{
+	struct tp_state *s = tp_state();
+
+	if (!s)
+		return -1;
+	Py_INCREF(s->not_trusted_error);
+	if (PyModule_AddObject(m, "NotTrustedError", s->not_trusted_error) < 0) {
+		Py_DECREF(s->not_trusted_error);
+		return -1;
+	}
+	return 0;
+}
+
+/* Multi-phase: each interpreter, with its own GIL too, has its own. */
+static PyModuleDef_Slot trustedfor_slots[] = {
+	{ Py_mod_exec, (void *)exec_trustedfor_module },
+#if PY_VERSION_HEX >= 0x030C0000
+	{ Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED },
+#endif
+	{ 0, NULL },
+};
 
 static struct PyModuleDef trustedfor_module = {
 	PyModuleDef_HEAD_INIT,
 	.m_name = "_trustedfor",
 	.m_doc = "trusted-python's checks (see trusted-python(1)).",
-	.m_size = -1,
+	.m_size = 0,
+	.m_slots = trustedfor_slots,
 };
 
 static PyObject *init_trustedfor_module(void)
 {
-	PyObject *m;
-
-	if (make_not_trusted_error() < 0)
-		return NULL;
-	m = PyModule_Create(&trustedfor_module);
-	if (!m)
-		return NULL;
-	Py_INCREF(not_trusted_error);
-	if (PyModule_AddObject(m, "NotTrustedError", not_trusted_error) < 0) {
-		Py_DECREF(not_trusted_error);
-		Py_DECREF(m);
-		return NULL;
-	}
-	return m;
+	return PyModuleDef_Init(&trustedfor_module);
 }
 
 int install_checks(audit_fn runners, read_fn read)
@@ -617,7 +629,7 @@ int install_checks(audit_fn runners, read_fn read)
 
 void exit_if_refused(void)
 {
-	if (not_trusted_error && PyErr_ExceptionMatches(not_trusted_error)) {
+	if (is_refusal_pending()) {
 		PyErr_Clear();
 		refuse_and_exit(last_refusal);
 	}
@@ -634,11 +646,12 @@ int open_entry_point(PyObject *path, int *open_errno)
 
 PyObject *find_refusal(PyObject *exc)
 {
-	for (int depth = 0; exc && exc != Py_None && depth < 8; depth++) {
+	PyObject *type = not_trusted_error();
+
+	for (int depth = 0; type && exc && exc != Py_None && depth < 8; depth++) {
 		PyBaseExceptionObject *e = (PyBaseExceptionObject *)exc;
 
-		if (not_trusted_error &&
-		    PyObject_TypeCheck(exc, (PyTypeObject *)not_trusted_error))
+		if (PyObject_TypeCheck(exc, (PyTypeObject *)type))
 			return exc;
 		if (!PyExceptionInstance_Check(exc))
 			return NULL;

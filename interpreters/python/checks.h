@@ -11,6 +11,8 @@
 
 #include <trustedfor.h>
 
+#include "state.h"
+
 /*
  * The running interpreter's config, which main.c reads and writes (-i's
  * inspect), and which no public API gives before 3.14 (PyConfig_Get).
@@ -21,8 +23,15 @@
 PyAPI_FUNC(const PyConfig *) _Py_GetConfig(void);
 #endif
 
-/* _trustedfor.NotTrustedError, and the last refusal's message. */
-extern PyObject *not_trusted_error;
+/*
+ * The running interpreter's _trustedfor.NotTrustedError (borrowed), or
+ * NULL before its state was made; and whether the pending exception is
+ * one.  Neither changes the pending exception.
+ */
+PyObject *not_trusted_error(void);
+int is_refusal_pending(void);
+
+/* The last refusal's message, of whichever interpreter. */
 extern char last_refusal[TRUSTED_FOR_MESSAGE_MAX];
 
 /* The name refusals begin with: argv[0]'s last component once set. */
@@ -96,6 +105,10 @@ PyObject *read_all(int fd, struct stat *st);
 
 /* An opener for io.open(): opens read-only, checks the descriptor. */
 extern PyMethodDef checked_opener_def;
+
+/* Makes s's _io.open and checked opener if not yet: 0, or -1 with an
+ * exception set. */
+int make_io_open(struct tp_state *s);
 
 /* The NotTrustedError in exc or down its cause/context chain (borrowed). */
 PyObject *find_refusal(PyObject *exc);

@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +200,7 @@ static int check_compiled_member(PyObject *source, PyObject *filename)
 	Py_XDECREF(path);
 	Py_XDECREF(zipimport);
 	if (PyErr_Occurred()) {
-		if (PyErr_ExceptionMatches(not_trusted_error))
+		if (is_refusal_pending())
 			return -1;
 		PyErr_Clear();
 		return refuse_file(filename, "the code compiled under its name cannot be read: "
@@ -279,28 +280,27 @@ static int check_compiled_file(PyObject *source, PyObject *filename)
  * event): a file removed between the runner's read and its compile() is
  * still one, and, gone, fails the rule.
  */
-static PyObject *opened_bracket_names;
-
-static void on_open(PyObject *args)
+/* The open fails (-1) when its name cannot be kept. */
+static int on_open(PyObject *args)
 {
+	struct tp_state *s;
 	PyObject *path;
 
 	if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
-		return;
+		return 0;
 	path = PyTuple_GET_ITEM(args, 0);
 	if (!PyUnicode_Check(path) || PyUnicode_GET_LENGTH(path) == 0 ||
 	    PyUnicode_READ_CHAR(path, 0) != '<')
-		return;
-	if (!opened_bracket_names && !(opened_bracket_names = PySet_New(NULL))) {
-		PyErr_Clear();
-		return;
-	}
-	if (PySet_Add(opened_bracket_names, path) < 0)
-		PyErr_Clear();
+		return 0;
+	s = tp_state();
+	if (!s || (!s->opened_bracket_names && !(s->opened_bracket_names = PySet_New(NULL))))
+		return -1;
+	return PySet_Add(s->opened_bracket_names, path);
 }
 
 static int names_a_file(PyObject *filename, const char *name)
 {
+	struct tp_state *s = tp_state_if_made();
 	size_t n = strlen(name);
 	struct stat st;
 
@@ -312,7 +312,8 @@ static int names_a_file(PyObject *filename, const char *name)
 	if (strchr(name, '/') || name[n - 1] != '>' || lstat(name, &st) == 0 ||
 	    (errno != ENOENT && errno != EACCES))
 		return 1;
-	return opened_bracket_names && PySet_Contains(opened_bracket_names, filename) == 1;
+	return s && s->opened_bracket_names &&
+	       PySet_Contains(s->opened_bracket_names, filename) == 1;
 }
 
 static int on_compile(PyObject *args)
@@ -386,24 +387,35 @@ static struct identity {
 } identities[2 * ROWS * (1 + VARIANTS)];
 static size_t identities_known;
 static char unknown_why[512]; /* why the rows' files are not all known */
+/*
+ * The identities are the process's, learnt once by whichever interpreter
+ * reads code first; interpreters with their own GIL read at once, so the
+ * learning and unknown_why are each under a lock.
+ */
+static pthread_once_t identities_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t unknown_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void unknown(const char *what, const char *name, int error)
 {
+	pthread_mutex_lock(&unknown_lock);
 	if (!unknown_why[0])
 		snprintf(unknown_why, sizeof(unknown_why), "%.300s%s%.100s: %s", what,
 			 name[0] ? "/" : "", name, strerror(error));
+	pthread_mutex_unlock(&unknown_lock);
 }
 
 /* Ends the process if the rows are not all known while anything is enforced. */
 static void refuse_unknown(void)
 {
-	char message[sizeof(unknown_why) + 64];
+	char message[sizeof(unknown_why) + 64], why[sizeof(unknown_why)];
 
-	if (!unknown_why[0] ||
+	pthread_mutex_lock(&unknown_lock);
+	memcpy(why, unknown_why, sizeof(why));
+	pthread_mutex_unlock(&unknown_lock);
+	if (!why[0] ||
 	    !enforced(TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE))
 		return;
-	snprintf(message, sizeof(message), "the runner modules' files cannot be told: %s",
-		 unknown_why);
+	snprintf(message, sizeof(message), "the runner modules' files cannot be told: %s", why);
 	refuse_and_exit(message);
 }
 
@@ -590,16 +602,12 @@ out:
 	return rc;
 }
 
-static void learn_identities(void)
+static void learn_identities_once(void)
 {
-	static int learnt;
 	const PyConfig *config = _Py_GetConfig();
 	const char *dirs[2] = { TRUSTED_PYTHON_STDLIB, NULL };
 	char *encoded = NULL;
 
-	if (learnt)
-		return;
-	learnt = 1;
 	if (config->stdlib_dir)
 		dirs[1] = encoded = Py_EncodeLocale(config->stdlib_dir, NULL);
 	/* The same directory (no PYTHONHOME): its files are known once. */
@@ -621,6 +629,12 @@ static void learn_identities(void)
 			close(lib);
 	}
 	PyMem_Free(encoded);
+}
+
+/* Every thread waits for the first one's learning to end. */
+static void learn_identities(void)
+{
+	pthread_once(&identities_once, learn_identities_once);
 }
 
 static const struct row *row_for_stat(const struct stat *st)
@@ -704,7 +718,7 @@ static const struct row *row_for_file(int fd, const struct stat *st)
  * code's file name, which another file may have by then: a name read as a
  * row's file stays that row's.
  */
-static PyObject *row_names; /* str -> row index */
+/* tp_state's row_names: str -> row index */
 
 /*
  * The names read as code that were no row's file, and the source names
@@ -718,22 +732,21 @@ static PyObject *row_names; /* str -> row index */
  * was made from a file that was no row's (or by hand, which no lookup
  * of its name can judge); after one, every name is looked up as before.
  */
-static PyObject *plain_names;
-static int row_file_read;
+/* (tp_state's plain_names, until row_file_read) */
 
-static void remember_name(PyObject *name, size_t row)
+static void remember_name(struct tp_state *s, PyObject *name, size_t row)
 {
 	PyObject *index, *path, *absolute;
 
-	if (!row_names && !(row_names = PyDict_New()))
+	if (!s->row_names && !(s->row_names = PyDict_New()))
 		goto out;
 	index = PyLong_FromSize_t(row);
 	if (!index)
 		goto out;
 	path = PyImport_ImportModule("posixpath");
 	absolute = path ? PyObject_CallMethod(path, "abspath", "O", name) : NULL;
-	if (PyDict_SetItem(row_names, name, index) < 0 ||
-	    (absolute && PyDict_SetItem(row_names, absolute, index) < 0))
+	if (PyDict_SetItem(s->row_names, name, index) < 0 ||
+	    (absolute && PyDict_SetItem(s->row_names, absolute, index) < 0))
 		PyErr_Clear();
 	Py_XDECREF(absolute);
 	Py_XDECREF(path);
@@ -790,26 +803,26 @@ static PyObject *standard_source_of_cache(const char *path, Py_ssize_t len)
 }
 
 /* A row's file was read: from now on every name is looked up again. */
-static void forget_plain_names(void)
+static void forget_plain_names(struct tp_state *s)
 {
-	row_file_read = 1;
-	Py_CLEAR(plain_names);
+	s->row_file_read = true;
+	Py_CLEAR(s->plain_names);
 }
 
-static void remember_plain(PyObject *name)
+static void remember_plain(struct tp_state *s, PyObject *name)
 {
-	const char *s;
+	const char *utf8;
 	Py_ssize_t n;
 	PyObject *source;
 
-	if (row_file_read)
+	if (s->row_file_read)
 		return;
-	if (!plain_names && !(plain_names = PySet_New(NULL)))
+	if (!s->plain_names && !(s->plain_names = PySet_New(NULL)))
 		goto out;
-	if (PySet_Add(plain_names, name) < 0 || !(s = PyUnicode_AsUTF8AndSize(name, &n)))
+	if (PySet_Add(s->plain_names, name) < 0 || !(utf8 = PyUnicode_AsUTF8AndSize(name, &n)))
 		goto out;
-	source = standard_source_of_cache(s, n);
-	if (source && PySet_Add(plain_names, source) < 0)
+	source = standard_source_of_cache(utf8, n);
+	if (source && PySet_Add(s->plain_names, source) < 0)
 		PyErr_Clear();
 	Py_XDECREF(source);
 out:
@@ -818,10 +831,18 @@ out:
 
 void runner_code_read(int fd, const struct stat *st, PyObject *path)
 {
+	struct tp_state *s = tp_state_if_made();
 	const struct row *row;
 	PyObject *source;
 	struct stat own;
 
+	/*
+	 * Code is read only after the interpreter's first import made its
+	 * state.  Without one nothing is kept, and every name is looked up
+	 * (row_for_name()).
+	 */
+	if (!s)
+		return;
 	if (!st) {
 		if (stat_read(fd, &own) < 0)
 			return;
@@ -829,17 +850,17 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
 	}
 	row = row_for_file(fd, st);
 	if (row)
-		forget_plain_names();
+		forget_plain_names(s);
 	if (!PyUnicode_Check(path))
 		return;
 	if (!row) {
-		remember_plain(path);
+		remember_plain(s, path);
 		return;
 	}
-	remember_name(path, (size_t)(row - rows));
+	remember_name(s, path, (size_t)(row - rows));
 	source = source_of_cache(path);
 	if (source)
-		remember_name(source, (size_t)(row - rows));
+		remember_name(s, source, (size_t)(row - rows));
 	Py_XDECREF(source);
 }
 
@@ -850,6 +871,8 @@ void runner_code_read(int fd, const struct stat *st, PyObject *path)
  */
 static const struct row *row_for_name(PyObject *path)
 {
+	struct tp_state *s = tp_state_if_made();
+	PyObject *row_names = s ? s->row_names : NULL, *plain_names = s ? s->plain_names : NULL;
 	PyObject *bytes = NULL, *index = NULL, *module, *absolute;
 	struct stat st;
 	int found;
@@ -894,25 +917,15 @@ static const struct row *row_for_fd(int fd)
 /* open() for modules that read code files with it: a checked descriptor. */
 static PyObject *code_open(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-	static PyObject *io_open, *opener;
+	struct tp_state *s = tp_state();
 	PyObject *kw, *res = NULL;
 
 	(void)self;
-	if (!io_open) {
-		PyObject *io = PyImport_ImportModule("_io");
-
-		io_open = io ? PyObject_GetAttrString(io, "open") : NULL;
-		Py_XDECREF(io);
-		if (io_open)
-			opener = PyCFunction_New(&checked_opener_def, NULL);
-		if (!io_open || !opener) {
-			Py_CLEAR(io_open);
-			return NULL;
-		}
-	}
+	if (!s || make_io_open(s) < 0)
+		return NULL;
 	kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
-	if (kw && PyDict_SetItemString(kw, "opener", opener) == 0)
-		res = PyObject_Call(io_open, args, kw);
+	if (kw && PyDict_SetItemString(kw, "opener", s->opener) == 0)
+		res = PyObject_Call(s->io_open, args, kw);
 	Py_XDECREF(kw);
 	return res;
 }
@@ -1043,10 +1056,14 @@ static int on_exec(PyObject *args)
 int runner_script(int fd, PyObject *main_dict)
 {
 	const struct row *row = row_for_fd(fd);
+	struct tp_state *s;
 
 	if (!row)
 		return 0;
-	forget_plain_names();
+	s = tp_state();
+	if (!s)
+		return -1;
+	forget_plain_names(s);
 	if ((row->what & RUNS_ARGV) && refuse_interactive(-1, row->module) < 0)
 		return -1;
 	if ((row->what & RUNS_STDIN) && refuse_interactive(STDIN_FILENO, row->module) < 0)
@@ -1067,8 +1084,6 @@ static void on_excepthook(PyObject *args)
 	const char *msg;
 
 	if (in_repl || !PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 3)
-		return;
-	if (!not_trusted_error)
 		return;
 	/* The refusal itself, or the cause of what a runner raised instead
 	 * (runpy.run_module() raises ImportError from it). */
@@ -1098,7 +1113,7 @@ int runner_audit(const char *event, PyObject *args)
 		break;
 	case 'o':
 		if (strcmp(event, "open") == 0)
-			on_open(args);
+			return on_open(args);
 		break;
 	case 'b':
 		/* A debugger's prompt: the hook is pdb's unless PYTHONBREAKPOINT

@@ -50,14 +50,17 @@
  * same is seen here through two audit events raised while no Python frame
  * runs: "exec" of top-level code starts afresh, and "sys.excepthook" with
  * a KeyboardInterrupt that has a traceback (it came out of code, not out
- * of the REPL's prompt) sets it.  run_module() sets it itself.
+ * of the REPL's prompt) sets it.  run_module() sets it itself.  Only the
+ * main interpreter's: a subinterpreter's code runs with no frame under it
+ * too.
  */
 static int unhandled_interrupt;
 
 static int audit(const char *event, PyObject *args)
 {
-	if ((event[0] == 'e' && strcmp(event, "exec") == 0) ||
-	    (event[0] == 's' && strcmp(event, "sys.excepthook") == 0)) {
+	if (((event[0] == 'e' && strcmp(event, "exec") == 0) ||
+	     (event[0] == 's' && strcmp(event, "sys.excepthook") == 0)) &&
+	    PyInterpreterState_Get() == PyInterpreterState_Main()) {
 		if (PyEval_GetFrame())
 			; /* exec() or a hook called from Python code */
 		else if (event[0] == 'e')

@@ -70,6 +70,30 @@ except ImportError as e:
     print(f"{type(e).__name__}: {e}")
     sys.exit(0)
 print("imported", args[0])'
+# An import in a subinterpreter of its own: under 3.13 it has its own GIL
+# and allocator (3.12's isolated config), and the checks' state is its own.
+put "$X/sub_import.py" 'import sys
+try:
+    import _interpreters as interpreters  # 3.13
+except ImportError:
+    import _xxsubinterpreters as interpreters
+interp = interpreters.create()
+config = getattr(interpreters, "get_config", None)
+if config and (config(interp).gil != "own" or config(interp).use_main_obmalloc):
+    sys.exit("the subinterpreter shares the main one'"'"'s GIL or allocator")
+interpreters.run_string(interp, f"""
+import sys, _trustedfor
+sys.path.insert(0, {sys.argv[1]!r})
+try:
+    __import__({sys.argv[2]!r})
+except ImportError as e:
+    print(f"{{type(e).__name__}}: {{e}}")
+    if isinstance(e, _trustedfor.NotTrustedError):
+        print("caught as its _trustedfor.NotTrustedError")
+else:
+    print("imported", {sys.argv[2]!r})
+""")
+interpreters.destroy(interp)'
 ln -s "$N/evil.py" "$X/link.py"
 ln "$N/evil.py" "$N/hardlink.py"
 # A directory of the exec mount, seen again through a noexec bind mount.
@@ -205,6 +229,21 @@ imported cmod" "" \
 	t "policy $p: extension module on a noexec mount" 0 \
 		"$(notrusted "$N/xxlimited.$TF_PYTAG-x86_64-linux-gnu.so" "$m")" "" \
 		"${R[@]}" "$PY" "$X/try_import.py" --path "$N" xxlimited
+	t "policy $p: a subinterpreter imports a trusted module" 0 "good ran
+imported good" "" "${R[@]}" "$PY" "$X/sub_import.py" "$X" good
+	t "policy $p: a subinterpreter imports a module on a noexec mount, nothing enforced" 0 \
+		"evil ran
+imported evil" "" "$PY" "$X/sub_import.py" "$N" evil
+	t "policy $p: a subinterpreter imports a module on a noexec mount" 0 \
+		"$(notrusted "$N/evil.py" "$m")
+caught as its _trustedfor.NotTrustedError" "" "${R[@]}" "$PY" "$X/sub_import.py" "$N" evil
+	t "policy $p: a subinterpreter imports a sourceless .pyc on a noexec mount" 0 \
+		"$(notrusted "$N/sourceless.pyc" "$m")
+caught as its _trustedfor.NotTrustedError" "" "${R[@]}" "$PY" "$X/sub_import.py" "$N" sourceless
+	t "policy $p: a subinterpreter imports an extension module on a noexec mount" 0 \
+		"$(notrusted "$N/xxlimited.$TF_PYTAG-x86_64-linux-gnu.so" "$m")
+caught as its _trustedfor.NotTrustedError" "" \
+		"${R[@]}" "$PY" "$X/sub_import.py" "$N" xxlimited
 	# The open-code hook cannot be replaced, not even from native code.
 	t "policy $p: the open-code hook cannot be replaced" 0 \
 		"SystemError: failed to change existing open_code hook

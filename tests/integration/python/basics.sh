@@ -148,6 +148,39 @@ except ImportError:  # 3.13
     import _interpreters as s
 s.run_string(s.create(), "import json; print(\"ran\")")'
 
+# Four subinterpreters at once, each (under 3.13) with its own GIL: the
+# checks' state of one is never another's.  (sqlite3 and email.mime are
+# left out: python3.13 itself crashes importing them so; decimal too:
+# python3.11's single-phase _decimal warns or not, as the threads run.)
+same "four subinterpreters import at once" -- -c 'import threading
+try:
+    import _xxsubinterpreters as s
+except ImportError:  # 3.13
+    import _interpreters as s
+def work():
+    i = s.create()
+    s.run_string(i, "import json, csv, timeit, pdb, doctest, asyncio, zipfile")
+    s.destroy(i)
+ts = [threading.Thread(target=work) for n in range(4)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print("done")'
+
+# 3.13's _imp.create_dynamic refuses a NUL in the module's name or file name
+# before opening anything (3.11 cuts the name there).
+if [ "$TF_PYTHON" != python3.11 ]; then
+	for spec in 'name = "a\x00b"; origin = "abc"' 'name = "abc"; origin = "a\x00b"'; do
+		same "create_dynamic: a NUL in $spec" -- -c 'import _imp
+class Spec: '"$spec"'
+try:
+    _imp.create_dynamic(Spec())
+except Exception as e:
+    print(type(e).__name__, e)'
+	done
+fi
+
 # A venv made by trusted-python runs trusted-python and finds its prefix.
 if "$PY" -m venv --without-pip "$W/venv" >"$TF_TMP/out" 2>&1; then
 	expect "venv: python is the launcher, prefix is the venv" 0 "True $W/venv /usr" "" -- \

@@ -247,7 +247,7 @@ ssh_entry() {
 }
 # stdin_socket COMMAND...: COMMAND with one end of a socket pair as its
 # standard input, the other end held open.
-stdin_socket=(/usr/bin/$TF_PYTHON -c '
+stdin_socket=("/usr/bin/$TF_PYTHON" -c '
 import os, socket, sys
 a, b = socket.socketpair()
 os.set_inheritable(b.fileno(), True)
@@ -432,7 +432,7 @@ $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
 # written by hand (its format is gettext's manual's): no msgfmt needed.
 write_catalog() {
 	mkdir -p "$(dirname "$1")"
-	/usr/bin/$TF_PYTHON -c '
+	"/usr/bin/$TF_PYTHON" -c '
 import struct, sys
 path, msgid, msgstr = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
 head = struct.pack("<7I", 0x950412de, 0, 1, 28, 36, 0, 44)
@@ -451,8 +451,16 @@ run_translations() {
 	local w="trusted-bash as $user, policy $pol: a \$\"...\" translation from a catalog on the noexec mount"
 	local dir=$noexec_dir/locale text form script
 	write_catalog "$dir/xx/LC_MESSAGES/tfdomain.mo" hello "\$(touch $marker)hola"
-	local own=(env TEXTDOMAINDIR="$dir" TEXTDOMAIN=tfdomain LANGUAGE=xx LC_ALL=C.UTF-8)
-	local climb=(env TEXTDOMAIN=tfdomain LANGUAGE="../../../..$dir/xx" LC_ALL=C.UTF-8)
+	# glibc's gettext ignores LANGUAGE in the C locale, and Debian 13's
+	# (2.41, not Debian 12's 2.36) in C.UTF-8 too: the shells run in a copy
+	# of C.UTF-8 under another name (LOCPATH), where LANGUAGE counts on both.
+	local locales=$exec_dir/locales
+	rm -rf "$locales"
+	mkdir -p "$locales"
+	cp -r /usr/lib/locale/C.utf8 "$locales/tf_XX.UTF-8" ||
+		not_ok "$w: a copy of the C.UTF-8 locale from /usr/lib/locale/C.utf8"
+	local own=(env LOCPATH="$locales" TEXTDOMAINDIR="$dir" TEXTDOMAIN=tfdomain LANGUAGE=xx LC_ALL=tf_XX.UTF-8)
+	local climb=(env LOCPATH="$locales" TEXTDOMAIN=tfdomain LANGUAGE="../../../..$dir/xx" LC_ALL=tf_XX.UTF-8)
 	for form in 'echo $"hello"' 'x=$"hello"; echo "$x"' 'echo "${u:-$"hello"}"' \
 		'echo "$(echo $"hello")"'; do
 		script=$(trusted_script translated.sh "$form")
@@ -662,9 +670,9 @@ evil ran" "" -- with_stdin "$noexec_dir/first.sh" as_user "$user" env TF_SECUREB
 on_pty() {
 	local user=$1 prompt=$2 keys=$3
 	shift 3
-	as_user "$user" /usr/bin/$TF_PYTHON "$TF_SRC/tests/pty-type.py" "$prompt" "$keys" "$@"
+	as_user "$user" "/usr/bin/$TF_PYTHON" "$TF_SRC/tests/pty-type.py" "$prompt" "$keys" "$@"
 }
-/usr/bin/$TF_PYTHON "$TF_SRC/tests/data-only-object.py" "$noexec_dir/realpath" libc.so.6 _exit &&
+"/usr/bin/$TF_PYTHON" "$TF_SRC/tests/data-only-object.py" "$noexec_dir/realpath" libc.so.6 _exit &&
 	chmod 0755 "$noexec_dir/realpath" || not_ok "the data-only object"
 
 # --- Debian's own startup files, end to end ---------------------------------------

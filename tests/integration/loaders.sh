@@ -33,7 +33,7 @@ export HOME=$X/home
 mkdir -p "$HOME"
 ENF=("$tf" run --restrict-file --deny-interactive --lock --)
 not="not trusted for execution"
-pyext=pwn.cpython-311-x86_64-linux-gnu.so
+pyext=pwn.$TF_PYTAG-x86_64-linux-gnu.so
 ldso=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 liblua=$(ls /usr/lib/*/liblua5.4.so.0 | head -n 1)
 libm=$(ls /usr/lib/*/libm.so.6 | head -n 1)

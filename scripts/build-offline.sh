@@ -6,8 +6,13 @@
 # finds their compiled trees and source packages in its work directory
 # (TRUSTEDFOR_SHELLS_DIR, default /var/tmp/trustedfor-shells) and only
 # relinks.  Otherwise they are left out, and one line says how to get
-# them: "make shells", which may fetch Debian's source packages.
+# them: "make shells", which may fetch Debian's source packages.  Under
+# CPython 3.13, the HACL* SHA-2 object libpython3.13.a lacks is compiled
+# from the python3.13 source package only when that is cached
+# (interpreters/python/hacl-sha2.sh, TRUSTEDFOR_OFFLINE): else the build
+# stops with one line naming it, which "make build" fetches.
 set -eu
+export TRUSTEDFOR_OFFLINE=1
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: $0 BUILD}
 work=${TRUSTEDFOR_SHELLS_DIR:-/var/tmp/trustedfor-shells}

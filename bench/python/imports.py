@@ -1,5 +1,6 @@
 # Driven by imports.sh inside a private mount namespace; run with Debian's
-# /usr/bin/python3.11.  Starts every configuration once per round, in turn,
+# /usr/bin/python3.X, the CPython the build embeds (TF_BENCH_PYTHON, from
+# imports.sh; python3.11 below).  Starts every configuration once per round, in turn,
 # so that drift in the machine's load spreads over all of them.
 import os
 import statistics
@@ -23,6 +24,7 @@ urllib.parse urllib.request uuid wave xml.dom.minidom xml.etree.ElementTree
 xml.sax zipfile zoneinfo
 """.split()
 GENERATED = 40
+PY = os.environ.get("TF_BENCH_PYTHON", "python3.11")
 
 
 def run(argv, policy):
@@ -76,9 +78,8 @@ def interpreters(build):
     if os.environ.get("TF_BENCH_INSTALLED"):
         # imports.sh laid the build over /usr/bin/python3.11, Debian's
         # binary and the control beside it.
-        return ("/usr/bin/python3.11-debian", "/usr/bin/python3.11",
-                "/usr/bin/python3.11-control")
-    return ("/usr/bin/python3.11",
+        return (f"/usr/bin/{PY}-debian", f"/usr/bin/{PY}", f"/usr/bin/{PY}-control")
+    return (f"/usr/bin/{PY}",
             os.path.join(build, "interpreters/python/trusted-python"),
             os.path.join(build, "interpreters/python/python-main-control"))
 
@@ -95,16 +96,16 @@ def main():
     control_shared = os.path.join(build, "bench/python-main-control-shared")
     # (name, command, policy file, the row it is compared with)
     configs = [
-        ("python3.11", [ref], p1, None),
-        ("control: CPython's main linked as trusted-python is", [control], p1, "python3.11"),
-        ("control linked to the shared libpython3.11.so", [control_shared], p1, "python3.11"),
-        ("trusted-python, enforcement off (policy 1)", [tp], p1, "python3.11"),
-        ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3, "python3.11"),
-        ("trusted-python, enforcement off, policy 0 (nothing checked)", [tp], p0, "python3.11"),
-        ("python3.11 under trusted-for run", on + [ref], p1, None),
-        ("control under trusted-for run", on + [control], p1, "python3.11 under trusted-for run"),
+        (PY, [ref], p1, None),
+        ("control: CPython's main linked as trusted-python is", [control], p1, PY),
+        (f"control linked to the shared lib{PY}.so", [control_shared], p1, PY),
+        ("trusted-python, enforcement off (policy 1)", [tp], p1, PY),
+        ("trusted-python, enforcement off, policy 3 (the default)", [tp], p3, PY),
+        ("trusted-python, enforcement off, policy 0 (nothing checked)", [tp], p0, PY),
+        (f"{PY} under trusted-for run", on + [ref], p1, None),
+        ("control under trusted-for run", on + [control], p1, f"{PY} under trusted-for run"),
         ("trusted-python, enforcement on (policy 1)", on + [tp], p1,
-         "python3.11 under trusted-for run"),
+         f"{PY} under trusted-for run"),
     ]
     # Another build of trusted-python (TF_BENCH_BASELINE: its build
     # directory, e.g. the previous commit's), interleaved with this one.
@@ -113,9 +114,9 @@ def main():
         btp = os.path.join(before, "interpreters/python/trusted-python")
         configs += [
             ("baseline build of trusted-python, enforcement off (policy 1)", [btp], p1,
-             "python3.11"),
+             PY),
             ("baseline build of trusted-python, enforcement on (policy 1)", on + [btp], p1,
-             "python3.11 under trusted-for run"),
+             f"{PY} under trusted-for run"),
         ]
     # The build linked to build-libpython.sh's profile-guided, link-time
     # optimised libpython (TF_BENCH_PGO: its build directory, configured
@@ -129,14 +130,14 @@ def main():
         off_ctl = "PGO+LTO build: control"
         on_ctl = "PGO+LTO build: control under trusted-for run"
         configs += [
-            (off_ctl, [pctl], p1, "python3.11"),
+            (off_ctl, [pctl], p1, PY),
             ("PGO+LTO build: trusted-python, enforcement off (policy 1)", [ptp], p1,
-             "python3.11"),
+             PY),
             ("PGO+LTO build: trusted-python, enforcement off, policy 3 (the default)",
-             [ptp], p3, "python3.11"),
-            (on_ctl, on + [pctl], p1, "python3.11 under trusted-for run"),
+             [ptp], p3, PY),
+            (on_ctl, on + [pctl], p1, f"{PY} under trusted-for run"),
             ("PGO+LTO build: trusted-python, enforcement on (policy 1)", on + [ptp], p1,
-             "python3.11 under trusted-for run"),
+             f"{PY} under trusted-for run"),
         ]
         pgo_rows = {
             "PGO+LTO build: trusted-python, enforcement off (policy 1)": off_ctl,
@@ -187,7 +188,7 @@ def main():
 
     last = "baseline build" if before else "control"
     print("| workload | configuration | median ms | min ms | median CPU ms "
-          f"| CPU vs python3.11 | CPU vs {last} |")
+          f"| CPU vs {PY} | CPU vs {last} |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for w, _ in workloads:
         for c, _, _, base in configs:
@@ -198,7 +199,7 @@ def main():
     print()
     print("Wall-clock medians against the same baselines:")
     print()
-    print(f"| workload | configuration | wall vs python3.11 | wall vs {last} |")
+    print(f"| workload | configuration | wall vs {PY} | wall vs {last} |")
     print("|---|---|---:|---:|")
     for w, _ in workloads:
         for c, _, _, base in configs:
@@ -229,9 +230,9 @@ def per_call(build):
     """The cost of one io.open_code() of a standard-library .pyc, in-process."""
     ref, tp, _ = interpreters(build)
     tf = os.path.join(build, "tools/trusted-for")
-    pyc = "/usr/lib/python3.11/__pycache__/os.cpython-311.pyc"
+    pyc = f"/usr/lib/{PY}/__pycache__/os.cpython-{PY[6:].replace('.', '')}.pyc"
     rows = [
-        ("python3.11 (io.open, no check)", [ref], "policy = 1\n"),
+        (f"{PY} (io.open, no check)", [ref], "policy = 1\n"),
         ("trusted-python, policy 0", [tp], "policy = 0\nlog = none\n"),
         ("trusted-python, policy 1, enforcement off", [tp], "policy = 1\nlog = none\n"),
         ("trusted-python, policy 1, enforcement on",

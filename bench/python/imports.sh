@@ -1,5 +1,7 @@
 #!/bin/bash
-# trusted-python against python3.11: start-up alone, and start-up plus the
+# trusted-python against Debian's python3.X, the CPython the build embeds
+# (python3.11 on Debian 12, python3.13 on Debian 13; 3.11 below): start-up
+# alone, and start-up plus the
 # import of a large set of standard-library modules; enforcement off and on
 # (policy 1), side by side in one run.  Needs root (or user namespaces): the
 # policy file is shown at /etc/trustedfor.conf inside a private mount
@@ -23,6 +25,10 @@ fi
 build=$(realpath "$1")
 rounds=${2:-100}
 here=$(dirname "$(realpath "$0")")
+# The CPython the build embeds, as its control says.
+py=$("$build/interpreters/python/python-main-control" -I -c \
+	'import sys; print("python%d.%d" % sys.version_info[:2])')
+export TF_BENCH_PYTHON=$py
 if [ -z "${TF_BENCH_NS:-}" ]; then
 	export TF_BENCH_NS=1
 	exec unshare --mount --propagation private "$0" "$@"
@@ -33,7 +39,7 @@ trap 'umount -l "$work"; rmdir "$work"' EXIT
 mkdir "$work/etc-upper" "$work/etc-work"
 mount -t overlay trustedfor-etc \
 	-o "lowerdir=/etc,upperdir=$work/etc-upper,workdir=$work/etc-work" /etc
-ref=/usr/bin/python3.11
+ref=/usr/bin/$py
 if [ -n "${TF_BENCH_INSTALLED:-}" ]; then
 	if ldd "$build/interpreters/python/trusted-python" | grep -q libtrustedfor; then
 		echo "$0: TF_BENCH_INSTALLED: this trusted-python loads libtrustedfor.so.1" \
@@ -43,10 +49,10 @@ if [ -n "${TF_BENCH_INSTALLED:-}" ]; then
 	mkdir "$work/usr-upper" "$work/usr-work"
 	mount -t overlay trustedfor-usr \
 		-o "lowerdir=/usr,upperdir=$work/usr-upper,workdir=$work/usr-work" /usr
-	ref=/usr/bin/python3.11-debian
-	cp -a /usr/bin/python3.11 "$ref"
-	cp "$build/interpreters/python/trusted-python" /usr/bin/python3.11
-	cp "$build/interpreters/python/python-main-control" /usr/bin/python3.11-control
+	ref=/usr/bin/$py-debian
+	cp -a "/usr/bin/$py" "$ref"
+	cp "$build/interpreters/python/trusted-python" "/usr/bin/$py"
+	cp "$build/interpreters/python/python-main-control" "/usr/bin/$py-control"
 fi
 # Same conditions for both: Debian's compiled .pyc files, none written.
 export PYTHONDONTWRITEBYTECODE=1
@@ -57,7 +63,7 @@ echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	"($(getconf _NPROCESSORS_ONLN) CPUs)"
 echo "kernel: $(uname -sr); python: $("$ref" -VV | tr '\n' ' ')"
 [ -z "${TF_BENCH_INSTALLED:-}" ] ||
-	echo "installed: trusted-python as /usr/bin/python3.11, Debian's as $ref"
+	echo "installed: trusted-python as /usr/bin/$py, Debian's as $ref"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); rounds: $rounds"
 echo "load average before: $(cut -d" " -f1-3 /proc/loadavg)"
 echo
@@ -69,16 +75,16 @@ if [ -n "${TF_BENCH_INSTALLED:-}" ]; then
 	: >"$work/empty.py"
 	echo "### start-up alone, installed: $spawns posix_spawn()s each, in turn, policy 1"
 	echo
-	echo "| program | wall us | vs python3.11 | CPU us | page faults |"
+	echo "| program | wall us | vs $py | CPU us | page faults |"
 	echo "|---|---:|---:|---:|---:|"
 	"$build/bench/shells-startup" "$spawns" -- "$ref" "$work/empty.py" \
-		-- /usr/bin/python3.11-control "$work/empty.py" \
-		-- /usr/bin/python3.11 "$work/empty.py" |
-		awk -v ref="$ref" '
+		-- "/usr/bin/$py-control" "$work/empty.py" \
+		-- "/usr/bin/$py" "$work/empty.py" |
+		awk -v ref="$ref" -v py="$py" '
 		{ wall[NR] = $1; cpu[NR] = $2; flt[NR] = $3 }
 		END {
-			split(ref " /usr/bin/python3.11-control /usr/bin/python3.11", name, " ")
-			split("Debian python3.11|control|trusted-python", label, "|")
+			split(ref " /usr/bin/" py "-control /usr/bin/" py, name, " ")
+			split("Debian " py "|control|trusted-python", label, "|")
 			for (i = 1; i <= 3; i++)
 				printf "| %s (%s) | %.1f | %+.1f%% | %.1f | %.2f |\n", label[i], name[i],
 					wall[i], (wall[i] / wall[1] - 1) * 100, cpu[i], flt[i]

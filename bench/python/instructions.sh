@@ -1,9 +1,13 @@
 #!/bin/bash
-# Instructions executed by python3.11 and by CPython's own main linked
-# three ways, counted by callgrind (deterministic, whatever the machine's
-# load): the start-up and the standard-library imports of imports.py.
-# trusted-python itself cannot run under valgrind (no openat2(): the
-# library fails closed), so the controls stand for its build.
+# Instructions executed by Debian's python3.X (the CPython the build
+# embeds: python3.11 on Debian 12, python3.13 on Debian 13; 3.11 below) and
+# by CPython's own main linked three ways, counted by callgrind
+# (deterministic, whatever the machine's load): the start-up and the
+# standard-library imports of imports.py.  trusted-python itself cannot
+# run under valgrind: valgrind 3.19 (Debian 12) lacks openat2(), and the
+# library fails closed; and its preloaded vgpreload_core asks to be
+# initialised first, which the loader guard refuses.  So the controls
+# stand for its build.
 # Usage: bench/python/instructions.sh BUILDDIR [PGO_BUILDDIR]
 #   BUILDDIR      the default build (control linked to python3.11-dev's
 #                 libpython3.11.a, and to libpython3.11.so)
@@ -20,12 +24,13 @@ work=$(mktemp -d /tmp/trustedfor-instructions.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export PYTHONDONTWRITEBYTECODE=1
 unset PYTHONPATH PYTHONSTARTUP
-/usr/bin/python3.11 -c 'import sys; sys.path.insert(0, sys.argv[1])
+control=$build/interpreters/python/python-main-control
+py=$("$control" -I -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+"/usr/bin/$py" -c 'import sys; sys.path.insert(0, sys.argv[1])
 import imports; imports.write_workloads(sys.argv[2])' "$here" "$work"
 
-names=("python3.11" "control, libpython3.11.a" "control, libpython3.11.so")
-progs=(/usr/bin/python3.11 "$build/interpreters/python/python-main-control"
-	"$build/bench/python-main-control-shared")
+names=("$py" "control, lib$py.a" "control, lib$py.so")
+progs=("/usr/bin/$py" "$control" "$build/bench/python-main-control-shared")
 if [ $# -ge 2 ]; then
 	names+=("control, PGO+LTO libpython (-Dlibpython)")
 	progs+=("$(realpath "$2")/interpreters/python/python-main-control")

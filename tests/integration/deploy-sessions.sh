@@ -221,9 +221,9 @@ expect "a session the module cannot set up fails" 1 "" \
 	-- runuser -l $user -c "echo logged in"
 expect_login "su -l: securebits locked, confined" 0 "$enforced
 $confined" "$profile" "" -- login $user "$status_cmd"
-expect_login "su -l: Debian's python3.11 is not there for the user" 126 "" "$profile" \
-	"-bash: line 1: /usr/bin/python3.11.distrib: Permission denied" \
-	-- login $user "/usr/bin/python3.11.distrib $TF_TMP/noexec/x.py"
+expect_login "su -l: Debian's $TF_PYTHON is not there for the user" 126 "" "$profile" \
+	"-bash: line 1: /usr/bin/$TF_PYTHON.distrib: Permission denied" \
+	-- login $user "/usr/bin/$TF_PYTHON.distrib $TF_TMP/noexec/x.py"
 # COMMAND SCRIPT NAME-IN-THE-MESSAGE OUTPUT
 while read -r cmd script name out; do
 	expect_login "su -l: $cmd $script on a noexec mount is refused" 126 "" "$profile" \

@@ -13,15 +13,19 @@
 #   make check-fast  the inner loop: the tests but the slow ones (below)
 #   make check    the whole suite: normal build, ASan+UBSan build, fuzzing,
 #                 the packages' deployment test, the kernel series booted
-#                 in QEMU, the userspace suite in QEMU guests on Debian
-#                 12's 6.1 and the patched 6.12; one summary line per
+#                 in QEMU, the userspace suite in QEMU guests on the
+#                 release's own kernel (Debian 12's 6.1, Debian 13's 6.12)
+#                 and the patched 6.12; one summary line per
 #                 kernel, then
 #                 "N passed, N failed"
 #   make guest-check  the guests alone, with every test they can run;
 #                 GUESTS="stock-6.12 stock-7.3" boots Debian 13's own 6.12
 #                 and trixie-backports' 7.3 instead
+#   make check-release  what depends on the Debian release: the normal
+#                 build's tests, the packages, the release's own kernel
 #   make check-fresh  make check from a clean clone in a fresh Debian 12
-#                 root (debootstrap), as CI runs it
+#                 root (debootstrap); SUITE=trixie: make check-release in
+#                 a fresh Debian 13 root; CI runs both
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
 #   make deb      the Debian packages (debian/) of this machine's release, left
 #                 in build/deb/SUITE/ (bookworm or trixie), lintian clean;
@@ -44,7 +48,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 20
 
-.PHONY: all deps build shells asan deb deploy-check demo check check-fast check-fresh kernel-check guest-check bench install clean
+.PHONY: all deps build shells asan deb deploy-check demo check check-fast check-release check-fresh kernel-check guest-check bench install clean
 
 all:
 	@scripts/install-deps.sh --check build
@@ -88,23 +92,42 @@ demo: build
 check-fast: build
 	meson test -C $(BUILD) --no-suite slow --print-errorlogs
 
-# Debian 12's own 6.1 and the patched 6.12 booted under QEMU with the
-# host's userspace (kernel/userspace.sh), each with a summary line of its
-# own before the total.  make check starts both guests beside the host's
-# tests (which leave a core idle most of the time) and runs there the set
-# that fits CI's time (TRUSTEDFOR_GUEST_SET=ci, see kernel/README.md); the
-# 6.12 guest shares its kernel build with kernel/check.sh, 6.1 is Debian's
-# prebuilt kernel (nothing to build).
+# The running release's own kernel (Debian's prebuilt image: 6.1 on
+# Debian 12, 6.12 on Debian 13) and the patched 6.12 booted under QEMU with
+# the host's userspace (kernel/userspace.sh), each with a summary line of
+# its own before the total.  make check starts both guests beside the
+# host's tests (which leave a core idle most of the time) and runs there the
+# set that fits CI's time (TRUSTEDFOR_GUEST_SET=ci, see kernel/README.md);
+# the 6.12+series guest shares its kernel build with kernel/check.sh.
+release := $(shell . /etc/os-release 2>/dev/null && echo "$$VERSION_CODENAME")
+release_guest_bookworm = stock-6.1
+release_guest_trixie = stock-6.12
+RELEASE_GUEST ?= $(or $(release_guest_$(release)),stock-6.1)
+guest_label_stock-6.1 = 6.1 guest
+guest_label_stock-6.12 = 6.12 guest
+guest_label_stock-7.3 = 7.3 guest
+guest_label_6.12 = 6.12+series guest
 
 check: build asan deb
 	TRUSTEDFOR_GUEST_SET=ci tests/run.py \
-		--start guest-stock-6.1 "kernel/userspace.sh stock-6.1 $(BUILD)" \
+		--start guest-$(RELEASE_GUEST) "kernel/userspace.sh $(RELEASE_GUEST) $(BUILD)" \
 		--start guest-6.12 "kernel/userspace.sh 6.12 $(BUILD)" \
 		--build $(BUILD) --build $(ASAN_BUILD) \
 		--cmd fuzz "tests/fuzz/run.sh $(FUZZ_SECONDS)" \
 		--cmd deploy "tests/integration/deploy.sh $(BUILD)" \
 		--section "6.12+series guest" --cmd kernel kernel/check.sh --wait guest-6.12 \
-		--section "6.1 guest" --wait guest-stock-6.1
+		--section "$(guest_label_$(RELEASE_GUEST))" --wait guest-$(RELEASE_GUEST)
+
+# What depends on the release, for CI's second release (.ci/run): the
+# normal build's tests, the packages and their deployment test, the
+# release's own kernel in a guest.  What it leaves out (the ASan+UBSan
+# build, fuzzing, the patched kernel) CI runs on the first.
+check-release: build deb
+	TRUSTEDFOR_GUEST_SET=ci tests/run.py \
+		--start guest-$(RELEASE_GUEST) "kernel/userspace.sh $(RELEASE_GUEST) $(BUILD)" \
+		--build $(BUILD) \
+		--cmd deploy "tests/integration/deploy.sh $(BUILD)" \
+		--section "$(guest_label_$(RELEASE_GUEST))" --wait guest-$(RELEASE_GUEST)
 
 # The guests alone, one after the other, every test they run, while working
 # on them: GUESTS names them (default: make check's two), from Debian's
@@ -112,19 +135,16 @@ check: build asan deb
 # (trixie-backports) and the patched 6.12; TRUSTEDFOR_GUEST_SET=ci runs
 # make check's set instead.  For example:
 #   make guest-check GUESTS="stock-6.12 stock-7.3"
-GUESTS ?= stock-6.1 6.12
-guest_label_stock-6.1 = 6.1 guest
-guest_label_stock-6.12 = 6.12 guest
-guest_label_stock-7.3 = 7.3 guest
-guest_label_6.12 = 6.12+series guest
+GUESTS ?= $(RELEASE_GUEST) 6.12
 guest-check: build
 	tests/run.py $(foreach g,$(GUESTS),--section "$(or $(guest_label_$(g)),$(g) guest)" \
 		--cmd guest-$(g) "kernel/userspace.sh $(g) $(BUILD)")
 
-# .ci/run inside a minimal Debian 12 root, from a clean clone of HEAD: what
-# the project forgets to install fails there.
+# .ci/run inside a minimal root of SUITE (bookworm, the default, or
+# trixie), from a clean clone of HEAD: what the project forgets to install
+# fails there.
 check-fresh:
-	scripts/check-fresh.sh
+	SUITE=$(SUITE) scripts/check-fresh.sh
 
 kernel-check:
 	kernel/check.sh

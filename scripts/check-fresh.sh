@@ -1,9 +1,13 @@
 #!/bin/bash
 # make check-fresh: runs .ci/run from a clean clone of HEAD inside a minimal
-# Debian 12 root made by debootstrap, as on a freshly installed machine.  A
+# Debian root made by debootstrap, as on a freshly installed machine.  A
 # package the project uses but forgets to install fails here.
 #
 #   scripts/check-fresh.sh [COMMAND...]
+#
+# SUITE (environment) is the release: bookworm (Debian 12, the default) or
+# trixie (Debian 13).  Its archive is the one the host's apt reaches for its
+# own bookworm sources, with the suite's name in their place.
 #
 # COMMAND (default .ci/run) runs in the clone, inside the root, as root, with
 # CI, TRUSTEDFOR_NO_SKIP and TRUSTEDFOR_IN_FRESH_ROOT=1 set.  The root runs in
@@ -31,7 +35,11 @@ die() { echo "check-fresh: error: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${TRUSTEDFOR_FRESH_DIR:-/var/tmp/trustedfor-fresh}
 keep_days=${TRUSTEDFOR_FRESH_KEEP_DAYS:-7}
-suite=bookworm
+suite=${SUITE:-bookworm}
+case "$suite" in
+bookworm | trixie) ;;
+*) die "SUITE=$suite: bookworm or trixie" ;;
+esac
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
 [ $# -gt 0 ] || set -- .ci/run
@@ -60,9 +68,13 @@ commit=$(git -C "$repo" rev-parse HEAD)
 
 # --- the archive apt uses here -------------------------------------------
 # Each "URI suite component" of the host's Debian 12 sources, as apt itself
-# reads them (one-line .list files and deb822 .sources alike).
+# reads them (one-line .list files and deb822 .sources alike), the suite's
+# name for bookworm's: bookworm-updates becomes trixie-updates.  Backports
+# stay out: a fresh machine has none.
 sources=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
-	'Created-By: Packages' | sort -u | awk -v s="$suite" '$2 == s || index($2, s "-") == 1')
+	'Created-By: Packages' | sort -u |
+	awk -v s="$suite" '$2 == "bookworm" || $2 == "bookworm-updates" || $2 == "bookworm-security" {
+		sub(/^bookworm/, s, $2); print }' | sort -u)
 mirror=$(echo "$sources" | awk -v s="$suite" '$2 == s { print $1; exit }')
 [ -n "$mirror" ] || die "apt has no source for $suite here (see apt-get indextargets)"
 # Only what changes how apt reaches that archive, never anything else.
@@ -158,7 +170,7 @@ wait "$child" || status=$?
 child=
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
 cleanup
-say "$* exited with status $status after $(elapsed); output in $log"
+say "$suite: $* exited with status $status after $(elapsed); output in $log"
 if [ -z "$summary" ]; then
 	echo "check-fresh: error: the run printed no \"N passed, N failed\" line" >&2
 	summary="0 passed, 1 failed"

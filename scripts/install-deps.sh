@@ -32,6 +32,7 @@ build_depends() {
 
 # A line of tests/packages that ends in [CODENAME] is only that release's:
 # the few names that carry a version (the Python test suite's package).
+# shellcheck source=/dev/null
 release=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 tests_packages() {
 	sed -e 's/#.*//' -e '/^ *$/d' "$repo/tests/packages" |

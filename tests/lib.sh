@@ -25,8 +25,11 @@ tap_failed=0
 unset LD_LIBRARY_PATH
 
 # The CPython trusted-python embeds (tests/meson.build: python3.11 on
-# Debian 12, python3.13 on Debian 13), and its tag in cache file names.
-TF_PYTHON=${TF_PYTHON:-python3.11}
+# Debian 12, python3.13 on Debian 13; else the system's python3, which is
+# what meson takes), and its tag in cache file names.  Exported: scripts
+# the tests run in other shells name Debian's interpreter by it.
+TF_PYTHON=${TF_PYTHON:-$(basename "$(readlink -f /usr/bin/python3)")}
+export TF_PYTHON
 TF_PYTAG=${TF_PYTHON#python}
 TF_PYTAG=cpython-${TF_PYTAG//./}
 

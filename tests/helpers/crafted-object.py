@@ -1,4 +1,4 @@
-#!/usr/bin/python3.11
+#!/usr/bin/python3
 """crafted-object.py OUT [--vaddr V] [--clobber TAG,...] [--ro-dynamic] NAME=OFFSET...
 
 Writes a data-only shared object (one PT_LOAD, readable and writable, no

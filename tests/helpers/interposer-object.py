@@ -1,4 +1,4 @@
-#!/usr/bin/python3.11
+#!/usr/bin/python3
 """interposer-object.py OUT NAME=OFFSET|NAME=abs:ADDRESS...
 
 Writes a data-only shared object (no executable segment: it maps from a

@@ -1,4 +1,4 @@
-#!/usr/bin/python3.11
+#!/usr/bin/python3
 """stall-and-patch.py FIFO OBJECT SYMBOL-OFFSET ABSOLUTE -- COMMAND...
 
 The attack on a launcher's first instructions (docs/security-detail.md, "The

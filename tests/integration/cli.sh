@@ -354,7 +354,7 @@ errors: 1" \
 
 # A tree deeper than any stack, which anyone can make in /tmp: scan walks it
 # without recursion and stops at 256 levels with an error line.
-mkdir "$T/exec/deep" && /usr/bin/python3.11 -c 'import os, sys
+mkdir "$T/exec/deep" && /usr/bin/$TF_PYTHON -c 'import os, sys
 os.chdir(sys.argv[1])
 for _ in range(2040):
     os.mkdir("d")

@@ -34,7 +34,7 @@ if [ "$(id -u)" != 0 ]; then
 	fi
 	if [ -x "$TF_BUILD/interpreters/python/trusted-python" ]; then
 		shows '$ trusted-python noexec/evil.py' \
-			"trusted-python: /usr/lib/python3.11/encodings/__init__.py: not trusted for execution: no execute permission"
+			"trusted-python: /usr/lib/$TF_PYTHON/encodings/__init__.py: not trusted for execution: no execute permission"
 	fi
 	done_testing
 fi

@@ -196,7 +196,7 @@ memfd_check() {
 	# The real knob, from under the files bind-mounted over it above.
 	unshare --pid --fork --mount sh -c 'while umount /proc/sys/vm/memfd_noexec 2>/dev/null; do :; done
 		echo "$1" >/proc/sys/vm/memfd_noexec &&
-		exec setpriv --reuid 65534 --regid 65534 --clear-groups -- /usr/bin/python3.11 -c "$2" "$3"' \
+		exec setpriv --reuid 65534 --regid 65534 --clear-groups -- /usr/bin/$TF_PYTHON -c "$2" "$3"' \
 		sh "$1" '
 import os, subprocess, sys
 fd = os.memfd_create("code", 0)

@@ -93,7 +93,7 @@ os.set_inheritable(fds[0], True)
 os.execv(sys.argv[2], [a.replace("FD", str(fds[0])) for a in sys.argv[2:]])
 '
 as_nobody unshare -Urm sh -c 'mount -t tmpfs -o mode=0755 helper "$1/mp" &&
-	cp "$1/evil.lua" "$1/evil.py" "$1/mp/" && exec /usr/bin/python3.11 -c "$2" "$3" "$1/mp" "$4" "$5"' \
+	cp "$1/evil.lua" "$1/evil.py" "$1/mp/" && exec /usr/bin/$TF_PYTHON -c "$2" "$3" "$1/mp" "$4" "$5"' \
 	_ "$N" "$helper" "$N/sock" "$TF_TMP/ready" "$TF_TMP/done" &
 # Opened both ways, the FIFO does not wait for a writer: a helper that
 # failed before it wrote is a failed case, not a hang.
@@ -113,7 +113,7 @@ enforce = file,interactive" || not_ok "policy file"
 	e "control: lua5.4 runs the copy through /proc/PID/root" 0 "EVIL RAN" "" \
 		as_nobody lua5.4 "$root/evil.lua"
 	e "control: lua5.4 runs it through a passed descriptor" 0 "EVIL RAN" "" \
-		as_nobody /usr/bin/python3.11 -c "$receiver" "$N/sock" /usr/bin/lua5.4 /dev/fd/FD/evil.lua
+		as_nobody /usr/bin/$TF_PYTHON -c "$receiver" "$N/sock" /usr/bin/lua5.4 /dev/fd/FD/evil.lua
 	e "control: the same file on the noexec mount is refused" 126 "" \
 		"trusted-lua: $N/evil.lua: $not: noexec mount" \
 		as_nobody "${SESSION[@]}" "$lua" "$N/evil.lua"
@@ -126,7 +126,7 @@ enforce = file,interactive" || not_ok "policy file"
 		as_nobody "${SESSION[@]}" "$py" "$root/evil.py"
 	e "trusted-lua, the copy through a passed descriptor" 126 "" \
 		"trusted-lua: /dev/fd/4/evil.lua: $refused" \
-		as_nobody "${SESSION[@]}" /usr/bin/python3.11 -c "$receiver" "$N/sock" \
+		as_nobody "${SESSION[@]}" /usr/bin/$TF_PYTHON -c "$receiver" "$N/sock" \
 		"$lua" /dev/fd/FD/evil.lua
 	e "trusted-for check says why" 1 "" \
 		"trusted-for: $root/evil.lua: $refused" \

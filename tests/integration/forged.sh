@@ -216,11 +216,11 @@ for user in root nobody; do
 	# shellcheck disable=SC2086
 	expect "policy 1, $user: faccessat2() answered 0 for a memfd without the execute bit: refused" 126 "" \
 		"trusted-lua: /proc/self/fd/3: $msg: no execute permission" -- \
-		${as[$user]} "$forge" faccessat2=0 /usr/bin/python3.11 -c "$memfd_run" "$lua"
+		${as[$user]} "$forge" faccessat2=0 /usr/bin/$TF_PYTHON -c "$memfd_run" "$lua"
 	# shellcheck disable=SC2086
 	expect "policy 1, $user: control: the same memfd without the filter: refused" 126 "" \
 		"trusted-lua: /proc/self/fd/3: $msg: no execute permission" -- \
-		${as[$user]} /usr/bin/python3.11 -c "$memfd_run" "$lua"
+		${as[$user]} /usr/bin/$TF_PYTHON -c "$memfd_run" "$lua"
 done
 set_policy_file "policy = 3"$'\n'"enforce = file"
 expect "policy 3, nobody: AT_EXECVE_CHECK answered 0 for a file nobody may not execute: refused" 126 "" \
@@ -240,7 +240,7 @@ chown 1000:65534 "$X/group.lua" && chmod 0765 "$X/group.lua"
 # Named in an ACL entry without the execute bit; "other" may execute.
 printf 'print("ran")\n' >"$X/acl.lua"
 chown 1000:1000 "$X/acl.lua" && chmod 0775 "$X/acl.lua"
-/usr/bin/python3.11 -c 'import os, struct, sys
+/usr/bin/$TF_PYTHON -c 'import os, struct, sys
 e = lambda tag, perm, id=0xffffffff: struct.pack("<HHI", tag, perm, id)
 acl = struct.pack("<I", 2) + e(1, 7) + e(2, 6, 65534) + e(4, 7) + e(0x10, 7) + e(0x20, 5)
 os.setxattr(sys.argv[1], "system.posix_acl_access", acl)' "$X/acl.lua" ||

@@ -46,7 +46,7 @@ ldd "$TF_BUILD/interpreters/lua/trusted-lua" | grep -q libasan && placed=
 X=$TF_TMP/exec N=$TF_TMP/noexec
 chmod 0755 "$TF_TMP" "$X"
 chmod 1777 "$N"
-gen() { /usr/bin/python3.11 "$TF_SRC/tests/helpers/interposer-object.py" "$@"; }
+gen() { /usr/bin/$TF_PYTHON "$TF_SRC/tests/helpers/interposer-object.py" "$@"; }
 ENF=("$TF_BUILD/tools/trusted-for" run --restrict-file --deny-interactive --lock --)
 libc=$(ls /usr/lib/*/libc.so.6 | head -n 1)
 yield=$((0x$(nm -D --defined-only "$libc" | awk '$3 ~ /^sched_yield@@/ { print $1; exit }')))
@@ -245,7 +245,7 @@ esac
 #
 # crafted-object.py writes the objects byte by byte (--clobber, --vaddr).
 [ -n "$placed" ] || done_testing
-crafted() { /usr/bin/python3.11 "$TF_SRC/tests/helpers/crafted-object.py" "$@"; }
+crafted() { /usr/bin/$TF_PYTHON "$TF_SRC/tests/helpers/crafted-object.py" "$@"; }
 crafted "$N/crafted-probe.so" tf_probe_unused=0 tf_pr=0 && chmod 0644 "$N/crafted-probe.so" ||
 	not_ok "build the crafted probe object"
 

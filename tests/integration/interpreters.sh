@@ -23,12 +23,12 @@ mkdir -p "$a" "$b" "$c" "$k" "$klibc" && chmod 0755 "$T" "$a" "$b" "$c" "$k" "$k
 # off-PATH cases.
 klibc_bin "$klibc" || { not_ok "$klibc at /usr/lib/klibc/bin"; done_testing; }
 ln -s /usr/bin/perl "$a/perl"
-ln -s /usr/bin/python3.11 "$a/python3.11"
+ln -s "/usr/bin/$TF_PYTHON" "$a/python3.11"
 ln -s "$TP" "$a/trusted-python"
 ln -s "$TL" "$a/trusted-lua"
 ln -s /bin/ls "$a/ls"                       # not an interpreter's name
 cp "$TP" "$a/python3" && chmod 0755 "$a/python3"   # a launcher under a stock name
-cp /usr/bin/python3.11 "$a/trusted-python3"       # a stock one under a launcher's
+cp "/usr/bin/$TF_PYTHON" "$a/trusted-python3"       # a stock one under a launcher's
 ln /usr/bin/perl "$a/perl.distrib" 2>/dev/null || cp /usr/bin/perl "$a/perl.distrib"
 ln -s "$TL" "$a/lua5.4.distrib"
 printf '#!/bin/sh\n' >"$a/perl.dist" && chmod 0755 "$a/perl.dist"   # not a diverted name

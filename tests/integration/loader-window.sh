@@ -50,7 +50,7 @@ patch=$TF_SRC/tests/helpers/stall-and-patch.py
 attack() {
 	local name=$1 binary=$2 script=$3 obj=$4 offset=$5 absolute=$6
 	shift 6
-	expect "$name" "$@" -- as_nobody timeout 60 /usr/bin/python3.11 "$patch" \
+	expect "$name" "$@" -- as_nobody timeout 60 /usr/bin/$TF_PYTHON "$patch" \
 		"$fifo" "$obj" "$offset" "$absolute" -- \
 		env TRUSTEDFOR_ENFORCE=file "${variable:-LD_PRELOAD}=$fifo" "$binary" "$script"
 }

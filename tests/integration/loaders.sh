@@ -33,21 +33,21 @@ export HOME=$X/home
 mkdir -p "$HOME"
 ENF=("$tf" run --restrict-file --deny-interactive --lock --)
 not="not trusted for execution"
-pyext=pwn.cpython-311-x86_64-linux-gnu.so
+pyext=pwn.$TF_PYTAG-x86_64-linux-gnu.so
 ldso=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 liblua=$(ls /usr/lib/*/liblua5.4.so.0 | head -n 1)
 libm=$(ls /usr/lib/*/libm.so.6 | head -n 1)
 
 # --- the objects and the scripts ------------------------------------------
-gen() { /usr/bin/python3.11 "$TF_SRC/tests/data-only-object.py" "$@"; }
-gen "$N/pwn.so" libpython3.11.so.1.0 Py_BytesMain &&
+gen() { /usr/bin/$TF_PYTHON "$TF_SRC/tests/data-only-object.py" "$@"; }
+gen "$N/pwn.so" lib$TF_PYTHON.so.1.0 Py_BytesMain &&
 	cp "$N/pwn.so" "$N/a.so" &&
 	cp "$N/pwn.so" "$N/liblua5.4.so.0" &&
 	gen "$N/exit.so" libc.so.6 _exit &&
 	cp "$N/exit.so" "$N/$pyext" &&
-	gen "$N/first.so" libpython3.11.so.1.0 Py_BytesMain initfirst &&
+	gen "$N/first.so" lib$TF_PYTHON.so.1.0 Py_BytesMain initfirst &&
 	gen "$N/first-exit.so" libc.so.6 _exit initfirst &&
-	gen "$N/hidden.so" libpython3.11.so.1.0 Py_BytesMain initfirst-hidden &&
+	gen "$N/hidden.so" lib$TF_PYTHON.so.1.0 Py_BytesMain initfirst-hidden &&
 	gen "$N/hidden-exit.so" libc.so.6 _exit initfirst-hidden &&
 	mkdir "$N/first" && cp "$N/first.so" "$N/first/liblua5.4.so.0" &&
 	mkdir "$N/bare" && cp "$N/pwn.so" "$N/hidden.so" "$N/bare" ||

@@ -149,7 +149,7 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 					alone_status=126
 					alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"
 					[ "$l$policy" = python1 ] &&
-						alone_out="trusted-python: /usr/lib/python3.11/encodings/__init__.py: not trusted for execution: no execute permission"
+						alone_out="trusted-python: /usr/lib/$TF_PYTHON/encodings/__init__.py: not trusted for execution: no execute permission"
 				fi
 				[ "$a$user" = stracenobody ] &&
 					alone_status=126 alone_out="${name[$l]}: ${evil[$l]}: not trusted for execution: noexec mount"
@@ -193,7 +193,7 @@ $enforcing" || { not_ok "policy file"; done_testing; }
 					# library (mode 0644) before the script.
 					why="${evil[$l]}: not trusted for execution: noexec mount"
 					[ "$l$policy" = python1 ] &&
-						why="/usr/lib/python3.11/encodings/__init__.py: not trusted for execution: no execute permission"
+						why="/usr/lib/$TF_PYTHON/encodings/__init__.py: not trusted for execution: no execute permission"
 					# shellcheck disable=SC2086
 					expect "$what: without the confinement, the library fails closed in the namespace" 126 \
 						"${name[$l]}: $why" "" -- \
@@ -241,11 +241,11 @@ done
 printf 'print("ready")\nio.stdout:flush()\nio.read()\n' >"$X/wait.lua"
 printf 'print("ready", flush=True)\ninput()\n' >"$X/wait.py"
 chmod 0755 "$X"/wait.*
-# mem_open PID PREFIX...: can PREFIX python3.11 open /proc/PID/mem for writing?
+# mem_open PID PREFIX...: can PREFIX python3 open /proc/PID/mem for writing?
 mem_open() {
 	local pid=$1
 	shift
-	"$@" /usr/bin/python3.11 -c '
+	"$@" /usr/bin/$TF_PYTHON -c '
 import os, sys
 try:
     os.close(os.open(f"/proc/{sys.argv[1]}/mem", os.O_RDWR))

@@ -247,7 +247,7 @@ ssh_entry() {
 }
 # stdin_socket COMMAND...: COMMAND with one end of a socket pair as its
 # standard input, the other end held open.
-stdin_socket=(/usr/bin/python3.11 -c '
+stdin_socket=(/usr/bin/$TF_PYTHON -c '
 import os, socket, sys
 a, b = socket.socketpair()
 os.set_inheritable(b.fileno(), True)
@@ -432,7 +432,7 @@ $p: PS4: interactive code refused" "SHELLOPTS=xtrace" "PS4=$pay+ " -- 'echo ran'
 # written by hand (its format is gettext's manual's): no msgfmt needed.
 write_catalog() {
 	mkdir -p "$(dirname "$1")"
-	/usr/bin/python3.11 -c '
+	/usr/bin/$TF_PYTHON -c '
 import struct, sys
 path, msgid, msgstr = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
 head = struct.pack("<7I", 0x950412de, 0, 1, 28, 36, 0, 44)
@@ -662,9 +662,9 @@ evil ran" "" -- with_stdin "$noexec_dir/first.sh" as_user "$user" env TF_SECUREB
 on_pty() {
 	local user=$1 prompt=$2 keys=$3
 	shift 3
-	as_user "$user" /usr/bin/python3.11 "$TF_SRC/tests/pty-type.py" "$prompt" "$keys" "$@"
+	as_user "$user" /usr/bin/$TF_PYTHON "$TF_SRC/tests/pty-type.py" "$prompt" "$keys" "$@"
 }
-/usr/bin/python3.11 "$TF_SRC/tests/data-only-object.py" "$noexec_dir/realpath" libc.so.6 _exit &&
+/usr/bin/$TF_PYTHON "$TF_SRC/tests/data-only-object.py" "$noexec_dir/realpath" libc.so.6 _exit &&
 	chmod 0755 "$noexec_dir/realpath" || not_ok "the data-only object"
 
 # --- Debian's own startup files, end to end ---------------------------------------

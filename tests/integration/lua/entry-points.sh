@@ -47,8 +47,9 @@ expect "a trusted file as stdin runs under DENY_INTERACTIVE" 0 "good	x" "" -- \
 	with_stdin "$ex/good.lua" interactive "$lua" - x
 expect "LUA_INIT=@ a trusted file runs under both" 0 $'init ran\ngood' "" -- \
 	both env LUA_INIT="@$ex/init.lua" "$lua" "$ex/good.lua"
-expect "-v is no code: allowed under DENY_INTERACTIVE" 0 \
-	"Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio" "" -- interactive "$lua" -v
+# The banner is the release's liblua5.4's, the same as Debian's lua5.4 prints.
+banner=$(lua5.4 -v)
+expect "-v is no code: allowed under DENY_INTERACTIVE" 0 "$banner" "" -- interactive "$lua" -v
 expect "a file without the execute bit runs under DENY_INTERACTIVE alone" 0 "no x bit" "" -- \
 	interactive "$lua" "$ex/plain.lua"
 
@@ -59,7 +60,7 @@ expect "-e is refused before LUA_INIT or -l run" 126 "" "trusted-lua: -e: intera
 	interactive env LUA_INIT="@$ex/init.lua" "$lua" -l good -e 'print(1)'
 expect "-e runs under RESTRICT_FILE alone" 0 "1" "" -- file "$lua" -e 'print(1)'
 expect "-i is refused under DENY_INTERACTIVE (after -v's line, which it implies)" 126 \
-	"Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio" "trusted-lua: -i: interactive code refused" -- \
+	"$banner" "trusted-lua: -i: interactive code refused" -- \
 	interactive "$lua" -i "$ex/good.lua"
 expect "LUA_INIT text is refused under DENY_INTERACTIVE" 126 "" \
 	"trusted-lua: LUA_INIT: interactive code refused" -- \
@@ -73,10 +74,10 @@ expect "a pipe is refused under DENY_INTERACTIVE" 126 "" \
 	"trusted-lua: <stdin>: interactive code refused: not a regular file: FIFO or pipe" -- \
 	with_text 'print(1)' interactive "$lua" -
 expect "the REPL runs when nothing is enforced" 0 \
-	$'Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio\n> 2\n> ' "" -- \
+	"$banner"$'\n> 2\n> ' "" -- \
 	with_text $'print(1 + 1)\n' "$lua" -i
 expect "a refusal in the REPL is reported and the REPL goes on" 0 \
-	$'Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio\n> > still here\n> ' \
+	"$banner"$'\n> > still here\n> ' \
 	"$noex/evil.lua: $not: noexec mount" -- \
 	with_text $'require "evil"\nprint("still here")\n' file "$lua" -i
 if command -v script >/dev/null; then

@@ -26,13 +26,13 @@
 # the same files, the same /etc/pam.d/common-* and a login that works.
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
-# This release's packages and interpreters: the system's python3 (3.11 on
-# Debian 12, 3.13 on Debian 13), which trusted-python embeds, and the paths
-# dpkg knows dash and bash by (/bin on Debian 12, /usr/bin on Debian 13),
-# which the diversions name.
+. "${TF_SRC:?}/tests/lib.sh" || exit 2
+# This release's packages and interpreters: the system's python3
+# ($TF_PYTHON, tests/lib.sh: 3.11 on Debian 12, 3.13 on Debian 13), which
+# trusted-python embeds, and the paths dpkg knows dash and bash by (/bin on
+# Debian 12, /usr/bin on Debian 13), which the diversions name.
+# shellcheck source=/dev/null
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-TF_PYTHON=$(readlink /usr/bin/python3)
-export TF_PYTHON
 packaged_path() {
 	local dir
 	for dir in /usr/bin /bin; do
@@ -44,7 +44,6 @@ packaged_path() {
 	echo "/bin/$1"
 }
 dash=$(packaged_path dash) bash=$(packaged_path bash)
-. "${TF_SRC:?}/tests/lib.sh" || exit 2
 debs=$TF_BUILD/deb/$suite
 interpreters="/usr/bin/$TF_PYTHON /usr/bin/lua5.4 $dash $bash"
 

@@ -149,10 +149,11 @@ with open(sys.argv[1], "ab", buffering=0) as log:
 pids+=($!)
 setup "a system log on /dev/log" wait_for "/dev/log" test -S /dev/log
 # module_lines IDENT: pam_trustedfor's lines in the system log from the
-# PAM stack of a program that logs as IDENT, each once, in order, without
-# the priority, the time and the pid.
+# PAM stack of a program that logs as IDENT (an extended regular
+# expression), each once, in order, without the priority, the time and the
+# pid.
 module_lines() {
-	sed -n -E "s/^<[0-9]+>[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} $1(\[[0-9]+\])?: (pam_trustedfor)/\2/p" \
+	sed -n -E "s/^<[0-9]+>[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} $1(\[[0-9]+\])?: pam_trustedfor/pam_trustedfor/p" \
 		"$syslog" | awk '!seen[$0]++'
 }
 # enforcing SERVICE CONFINED: the module's line for a session of the
@@ -347,11 +348,12 @@ expect_login "ssh $user: sh on an exec mount runs" 0 "shell ran" "$bashrc" "" \
 expect_login "ssh $user: no user namespace" 1 "" "$bashrc" "$userns_refused" \
 	-- to $user@127.0.0.1 "unshare -Ur sh /tmp/x.sh"
 # (common-session has both profiles' lines: the first sets the bits and
-# confines, the second finds the session confined)
+# confines, the second finds the session confined.  The PAM session runs in
+# sshd on Debian 12 and in sshd-session, which logs as such, on Debian 13.)
 expect "the system log: the module enforced and confined $user's ssh logins, left root's" 0 \
 	"$(enforcing sshd yes)
 $(enforcing sshd inherited)
-pam_trustedfor(sshd:session): not in scope user=\"root\" uid=0" "" -- module_lines sshd
+pam_trustedfor(sshd:session): not in scope user=\"root\" uid=0" "" -- module_lines 'sshd(-session)?'
 
 # File transfers: scp (SFTP, and the old protocol: scp -t through the
 # user's shell) both ways, and sftp; the contents compared.

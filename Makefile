@@ -27,11 +27,17 @@
 #                 root (debootstrap); SUITE=trixie: make check-release in
 #                 a fresh Debian 13 root; CI runs both
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
-#   make deb      the Debian packages (debian/), left in build/deb/, lintian clean;
+#   make deb      the Debian packages (debian/) of this machine's release, left
+#                 in build/deb/SUITE/ (bookworm or trixie), lintian clean;
+#                 SUITE=bookworm|trixie: that release's, built (and checked
+#                 by its lintian) natively, or in a root of that release
+#                 (scripts/release-root.sh) when it is not this machine's;
 #                 LIBPYTHON=DIR: trusted-python linked to the libpython of
-#                 interpreters/python/build-libpython.sh (its --tree)
-#   make deploy-check  install them in an overlay of this root, come in by su, ssh,
-#                 scp, sftp and cron, check enforcement in each, purge
+#                 interpreters/python/build-libpython.sh (its --tree; Debian 12)
+#   make deploy-check  install this release's packages in an overlay of this
+#                 root, come in by su, ssh, scp, sftp and cron, check
+#                 enforcement in each, purge; for the other release:
+#                 scripts/release-root.sh SUITE make deploy-check
 #   make shells   trusted-dash and trusted-bash (part of make build; the
 #                 compiled trees are cached in /var/tmp/trustedfor-shells,
 #                 TRUSTEDFOR_SHELLS_DIR; a missing source package is fetched)
@@ -65,9 +71,10 @@ asan: deps
 		-Dc_args=-fno-sanitize-recover=all
 	ninja -C $(ASAN_BUILD)
 
-# scripts/deb.sh builds on a copy of the tree outside it, then runs lintian.
+# scripts/deb.sh builds on a copy of the tree outside it, then runs lintian;
+# SUITE unset is the running release.
 deb: deps
-	TRUSTEDFOR_LIBPYTHON=$(LIBPYTHON) scripts/deb.sh $(BUILD)/deb
+	TRUSTEDFOR_LIBPYTHON=$(LIBPYTHON) scripts/deb.sh $(if $(SUITE),--suite $(SUITE)) $(BUILD)/deb
 
 deploy-check: build deb
 	tests/run.py --cmd deploy "tests/integration/deploy.sh $(BUILD)"

@@ -8,7 +8,7 @@
 # pivot_root rather than chroot: the kernel refuses user namespaces to a
 # chrooted process, and "unshare -m --propagation private" needs / to be
 # a mount point.  Sourced by scripts/check-fresh.sh and
-# scripts/trixie-root.sh, through $TF_ROOT_MOUNTS.
+# scripts/release-root.sh, through $TF_ROOT_MOUNTS.
 root_mounts() {
 	local root=$1 d
 

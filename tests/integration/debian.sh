@@ -13,15 +13,18 @@ meson introspect "$TF_BUILD" --installed >"$TF_TMP/installed.json" 2>"$TF_TMP/er
 	{ not_ok "meson introspect --installed"; sed 's/^/#   /' "$TF_TMP/err"; done_testing; }
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 # One line a file: "in PATH" or "out PATH".
-python3 - "$TF_TMP/installed.json" "$TF_SRC/debian" "$multiarch" >"$TF_TMP/files" <<'PY'
+# debian/rules' TRUSTEDFOR_PAM_DIR: pam.pc's libdir, as meson installs there.
+pam_dir=$(pkg-config --variable=libdir pam)/security
+python3 - "$TF_TMP/installed.json" "$TF_SRC/debian" "$multiarch" "${pam_dir#/}" >"$TF_TMP/files" <<'PY'
 import fnmatch, glob, json, os, sys
-installed, debian, multiarch = sys.argv[1:]
+installed, debian, multiarch, pam_dir = sys.argv[1:]
 patterns = []
 for f in sorted(glob.glob(os.path.join(debian, "*.install"))):
     for line in open(f):
         line = line.split("#")[0].split()
         if line and not line[0].startswith("debian/"):
-            patterns.append(line[0].replace("${DEB_HOST_MULTIARCH}", multiarch))
+            patterns.append(line[0].replace("${DEB_HOST_MULTIARCH}", multiarch)
+                            .replace("${env:TRUSTEDFOR_PAM_DIR}", pam_dir))
 for dest in sorted(json.load(open(installed)).values()):
     path = dest
     for prefix in ("/usr/local/", "/usr/", "/"):

@@ -1,6 +1,8 @@
 #!/bin/bash
 # tests/integration/deploy.sh BUILD: the deployment end to end, with the
-# Debian packages that "make deb" left in BUILD/deb.  As root, in a private
+# Debian packages that "make deb" left in BUILD/deb/SUITE, SUITE the
+# running release's (bookworm or trixie; the other's in a root of it:
+# scripts/release-root.sh SUITE make deploy-check).  As root, in a private
 # mount and PID namespace whose root is an overlay of this machine's root
 # (lower: / read-only, upper: a tmpfs), entered with pivot_root: dpkg,
 # /etc and /usr change in the tmpfs only and vanish with the namespace.  On
@@ -9,7 +11,7 @@
 #
 # Installs Debian's sshd and cron first (the ways in), with a user on a
 # noexec /home; then the packages, the diversion package last; checks that
-# the diverted python3.11, lua5.4, dash and bash behave as Debian's with
+# the diverted python3.X, lua5.4, dash and bash behave as Debian's with
 # nothing enforced (and runs their own tests through the diverted paths);
 # turns the module on with pam-auth-update (the README's step 3: the
 # package's two profiles) and checks the exact lines it writes into
@@ -25,8 +27,25 @@
 export TF_SRC=${TF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export TF_BUILD=${TF_BUILD:-$(cd "${1:-build}" && pwd)}
 . "${TF_SRC:?}/tests/lib.sh" || exit 2
-debs=$TF_BUILD/deb
-interpreters="/usr/bin/python3.11 /usr/bin/lua5.4 /bin/dash /bin/bash"
+# This release's packages and interpreters: the system's python3
+# ($TF_PYTHON, tests/lib.sh: 3.11 on Debian 12, 3.13 on Debian 13), which
+# trusted-python embeds, and the paths dpkg knows dash and bash by (/bin on
+# Debian 12, /usr/bin on Debian 13), which the diversions name.
+# shellcheck source=/dev/null
+suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+packaged_path() {
+	local dir
+	for dir in /usr/bin /bin; do
+		if dpkg-query -S "$dir/$1" >/dev/null 2>&1; then
+			echo "$dir/$1"
+			return
+		fi
+	done
+	echo "/bin/$1"
+}
+dash=$(packaged_path dash) bash=$(packaged_path bash)
+debs=$TF_BUILD/deb/$suite
+interpreters="/usr/bin/$TF_PYTHON /usr/bin/lua5.4 $dash $bash"
 
 if [ "$(id -u)" != 0 ]; then
 	not_run "deployment" "needs root (dpkg in an overlay of the root)"
@@ -72,14 +91,14 @@ ok "an overlay of the root in a private namespace"
 # get mounts of their own here, or on a file system the overlay's lower
 # layer does not show), at paths that nothing below mounts over.
 export TF_SRC=/.trustedfor-src TF_BUILD=/.trustedfor-build
-debs=$TF_BUILD/deb
+debs=$TF_BUILD/deb/$suite
 TF_TMP=$(mktemp -d /tmp/deploy.XXXXXX)
 chmod 0755 "$TF_TMP"
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C
 # The system's commands, as a login has them (not a developer's pyenv).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 unset TRUSTEDFOR_ENFORCE PYTHONPATH PYTHONHOME LUA_INIT ENV BASH_ENV
-# Root's python3 would write missing .pyc files under /usr/lib/python3.11.
+# Root's python3 would write missing .pyc files under /usr/lib/python3.X.
 export PYTHONDONTWRITEBYTECODE=1
 pkgs=(libtrustedfor1 libtrustedfor-dev trusted-for trusted-python trusted-lua
 	trusted-shells libpam-trustedfor)
@@ -229,12 +248,12 @@ while read -r sum path; do
 	expect "$path.distrib is Debian's binary" 0 "$sum  $path.distrib" "" -- sha256sum "$path.distrib"
 	expect "$path.distrib is root's only" 0 "700 root root" "" -- stat -c '%a %U %G' "$path.distrib"
 done < <(head -4 "$TF_TMP/before.interpreters")
-# A new dash at /bin/dash.distrib, mode 0755 (a stat override gone): the
+# A new dash at $dash.distrib, mode 0755 (a stat override gone): the
 # package's file trigger makes it root's only again.
-chmod 0755 /bin/dash.distrib
-expect "a trigger on /bin/dash.distrib makes it root's only again" 0 "700" "" \
-	-- sh -c 'dpkg-trigger --no-await /bin/dash.distrib && dpkg --triggers-only -a >/dev/null &&
-		stat -c %a /bin/dash.distrib' 
+chmod 0755 "$dash.distrib"
+expect "a trigger on $dash.distrib makes it root's only again" 0 "700" "" \
+	-- sh -c 'dpkg-trigger --no-await "$1.distrib" && dpkg --triggers-only -a >/dev/null &&
+		stat -c %a "$1.distrib"' - "$dash"
 # dpkg itself unpacks an upgrade of a stock interpreter at the .distrib
 # name root's only (a stat override for each): Debian's lua5.4 .deb again,
 # its own version, unpacked with the triggers held back.
@@ -256,29 +275,29 @@ expect "... and the unpack activated the package's trigger (on the .distrib name
 expect "dpkg --configure --pending, and the triggers" 0 "700" "" \
 	-- sh -c 'dpkg --configure --pending >/dev/null && dpkg --triggers-only -a >/dev/null &&
 		stat -c %a /usr/bin/lua5.4.distrib'
-for pair in python3.11:trusted-python lua5.4:trusted-lua dash:trusted-dash bash:trusted-bash; do
+for pair in $TF_PYTHON:trusted-python lua5.4:trusted-lua dash:trusted-dash bash:trusted-bash; do
 	path=$(dpkg-divert --list "*/${pair%%:*}" | awk '{ print $3 }')
 	expect "$path is ${pair#*:}" 0 "" "" -- cmp "$path" "/usr/bin/${pair#*:}"
 	expect "$path and /usr/bin/${pair#*:} are mode 0711 root root" 0 "711 root root
 711 root root" "" -- stat -c '%a %U %G' "$path" "/usr/bin/${pair#*:}"
 done
 # The launchers' first instructions (tests/integration/loader-window.sh):
-# a user's process cannot write the system's python3.11 while its loader
+# a user's process cannot write the system's python3.X while its loader
 # waits on a FIFO named in LD_PRELOAD.
 mkfifo -m 0666 "$TF_TMP/preload.so"
 cp "$TF_SRC/tests/helpers/stall-and-patch.py" "$TF_TMP/"
 # (What the launcher refuses after it differs in this overlay root, whose
 # libraries show one identity mapped and another opened: the verdict here
 # is the memory's.)
-expect "a user cannot write /usr/bin/python3.11's memory before its first instruction" \
+expect "a user cannot write /usr/bin/$TF_PYTHON's memory before its first instruction" \
 	126 "mem: Permission denied" "*" \
 	-- setpriv --reuid=tfdeploy --regid=tfdeploy --init-groups -- timeout 60 \
-	/usr/bin/python3.11 "$TF_TMP/stall-and-patch.py" "$TF_TMP/preload.so" python3.11 0 1 -- \
-	trusted-for run --restrict-file -- env LD_PRELOAD="$TF_TMP/preload.so" /usr/bin/python3.11 "$TF_TMP/noexec/x.py"
+	"/usr/bin/$TF_PYTHON" "$TF_TMP/stall-and-patch.py" "$TF_TMP/preload.so" "$TF_PYTHON" 0 1 -- \
+	trusted-for run --restrict-file -- env LD_PRELOAD="$TF_TMP/preload.so" "/usr/bin/$TF_PYTHON" "$TF_TMP/noexec/x.py"
 
 # --- with nothing enforced, they behave as Debian's ------------------------
 expect "python3: sys.executable, sys.prefix, the standard library" 0 \
-	"/usr/bin/python3 /usr /usr/lib/python3.11/json/__init__.py" "" \
+	"/usr/bin/python3 /usr /usr/lib/$TF_PYTHON/json/__init__.py" "" \
 	-- python3 -c 'import sys, json; print(sys.executable, sys.prefix, json.__file__)'
 expect "python3 -m venv, and the venv's python" 0 "$TF_TMP/venv" "" \
 	-- sh -c "python3 -m venv --without-pip $TF_TMP/venv && $TF_TMP/venv/bin/python -c 'import sys; print(sys.prefix)'"
@@ -305,10 +324,10 @@ suite() {
 	echo "# $name: $((SECONDS - start))s"
 }
 TF_CPYTHON_MODULES="test_site test_sysconfig test_venv test_cmd_line_script" \
-	suite python3.11 "$TF_SRC/tests/integration/python/cpython-tests.sh"
+	suite "$TF_PYTHON" "$TF_SRC/tests/integration/python/cpython-tests.sh"
 suite lua5.4 "$TF_SRC/tests/integration/lua/compat.sh"
 suite "sh, bash" "$TF_SRC/tests/integration/shells-compat.sh"
-suite "bash's own tests" "$TF_SRC/shells/bash-testsuite.sh" /bin/bash --cached-tree
+suite "bash's own tests" "$TF_SRC/shells/bash-testsuite.sh" "$bash" --cached-tree
 
 # --- every way in: su, ssh, scp, sftp, cron, a bad policy file ---------------
 suite "logins" "$TF_SRC/tests/integration/deploy-sessions.sh" "$TF_TMP"

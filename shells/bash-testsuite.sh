@@ -75,7 +75,7 @@ for t in run-*; do
 	rm -f "$BASH_TSTOUT"
 	[ -z "$out" ] || cp "$work/out" "$out/$t"
 	# What is left once the scripts' own warnings are dropped is an anomaly.
-	grep -v '^warning: ' "$work/out" >"$work/anomaly"
+	grep -av '^warning: ' "$work/out" >"$work/anomaly"
 	reason=$(awk -v t="$t" '$1 == t { $1 = ""; sub(/^ /, ""); print }' "$known")
 	if [ ! -s "$work/anomaly" ]; then
 		if [ -n "$reason" ]; then

@@ -159,13 +159,13 @@ static int cmd_status(int argc, char **argv)
 	else
 		printf("securebits: 0x%x, no exec securebits in this kernel\n",
 		       p.securebits);
-	if (!p.securebits_known)
-		print_pam_without_bits(&p);
 	printf("enforcement: %s (policy file: %s; TRUSTEDFOR_ENFORCE: %s)\n",
 	       enforce_name(p.enforce), enforce_name(p.file_enforce),
 	       enforce_name(p.env_enforce));
 	printf("audit: %s, log to %s\n", p.audit ? "on" : "off",
 	       targets[p.log_target]);
+	if (!p.securebits_known)
+		print_pam_without_bits(&p);
 	print_session(stdout);
 	print_escapes(stdout, "", &p);
 	print_places(stdout, &p, verbose);

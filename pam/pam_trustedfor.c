@@ -314,10 +314,10 @@ static const char *enforce_value(unsigned int enforce)
 	return values[enforce & 3];
 }
 
-/* What the policy file enforces in place of a bit the kernel lacks. */
-static const char *file_state(unsigned int bits, unsigned int bit)
+/* What the policy file enforces (TRUSTED_FOR_ENFORCE_*) where the kernel has no bit. */
+static const char *file_state(unsigned int enforce, unsigned int what)
 {
-	return bits & bit ? "on, by the policy file" : "off";
+	return enforce & what ? "on, by the policy file" : "off";
 }
 
 /*
@@ -329,10 +329,10 @@ static const char *file_state(unsigned int bits, unsigned int bit)
  * closed in a user namespace.  What a locked bit adds (root inside the
  * session cannot undo it) the file cannot: that is the price, and the
  * log line says what the session relies on.  Anything less refuses the
- * session, naming both fixes.  0 and what the session relies on in
- * kernel, or -1 and why.
+ * session, naming both fixes.  0, what the file enforces in *has and
+ * what the session relies on in kernel; or -1 and why.
  */
-static int by_policy_file(unsigned int bits, char *kernel, char *why)
+static int by_policy_file(unsigned int bits, unsigned int *has_out, char *kernel, char *why)
 {
 	struct trusted_for_config f = TRUSTED_FOR_CONFIG_INIT;
 	unsigned int want = bits_enforce(bits), has;
@@ -346,6 +346,7 @@ static int by_policy_file(unsigned int bits, char *kernel, char *why)
 		snprintf(kernel, REASON_MAX,
 			 "no exec securebits: the session relies on the policy file (%.200s: enforce = %s)",
 			 path, enforce_value(has));
+		*has_out = has;
 		return 0;
 	}
 	if (f.file_state == TRUSTED_FOR_FILE_READ) {
@@ -369,7 +370,7 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 {
 	struct config c;
 	const void *service = NULL;
-	unsigned int now = 0;
+	unsigned int now = 0, file_enforce = 0;
 	const char *confined = "no";
 	char note[TRUSTED_FOR_MESSAGE_MAX + 1024], kernel[REASON_MAX] = "";
 	bool by_file = false;
@@ -387,7 +388,8 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 	if (c.noexec_runtime_dir && runtime_dir_noexec(pw->pw_uid, why) < 0)
 		return PAM_SESSION_ERR;
 	if (c.bits && tf_session_set_bits(c.bits, &now, why, REASON_MAX) < 0) {
-		if (!tf_session_no_securebits() || by_policy_file(c.bits, kernel, why) < 0)
+		if (!tf_session_no_securebits() ||
+		    by_policy_file(c.bits, &file_enforce, kernel, why) < 0)
 			return PAM_SESSION_ERR;
 		by_file = true;
 	}
@@ -420,7 +422,7 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 		}
 		confined = "yes";
 	}
-	if (!c.bits) {
+	if (!c.bits || by_file) {
 		int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 
 		now = bits < 0 ? 0 : (unsigned int)bits;
@@ -428,8 +430,9 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 	if (by_file) {
 		pam_syslog(pamh, LOG_NOTICE,
 			   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\" kernel=\"%s\"",
-			   who, file_state(c.bits, SECBIT_EXEC_RESTRICT_FILE),
-			   file_state(c.bits, SECBIT_EXEC_DENY_INTERACTIVE), confined, now, kernel);
+			   who, file_state(file_enforce, TRUSTED_FOR_ENFORCE_FILE),
+			   file_state(file_enforce, TRUSTED_FOR_ENFORCE_INTERACTIVE), confined, now,
+			   kernel);
 		return PAM_SUCCESS;
 	}
 	policy_note(pamh, note, sizeof(note), pw);

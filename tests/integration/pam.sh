@@ -211,6 +211,12 @@ $CONFINED" "" -- old_session "$user" "$OLD_STATUS"
 		-- old_session nobody "$TF_BUILD/interpreters/python/trusted-python -c 'print(1)'"
 	expect_log "... logged" \
 		"pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on, by the policy file\" deny_interactive=\"on, by the policy file\" confined=\"yes\" securebits=\"0x0\" kernel=\"$RELIES = file,interactive)\""
+	# The line says what the session gets, the file's whole enforcement.
+	service su-l restrict_file lock confine
+	expect "$ON: enforce = file,interactive, restrict_file asked: su -l nobody opens" 0 "" "" \
+		-- old_session nobody true
+	expect_log "... logged with both, the file's" \
+		"pam_trustedfor(su-l:session): enforcing user=\"nobody\" uid=65534 restrict_file=\"on, by the policy file\" deny_interactive=\"on, by the policy file\" confined=\"yes\" securebits=\"0x0\" kernel=\"$RELIES = file,interactive)\""
 	# Users the line does not choose are not touched, root (nonroot) first.
 	set_policy_file -
 	service su-l restrict_file lock confine nonroot

@@ -300,14 +300,80 @@ static void policy_note(pam_handle_t *pamh, char *out, size_t size,
 		 problem);
 }
 
+/* The enforcement (TRUSTED_FOR_ENFORCE_*) that securebits ask for. */
+static unsigned int bits_enforce(unsigned int bits)
+{
+	return (bits & SECBIT_EXEC_RESTRICT_FILE ? TRUSTED_FOR_ENFORCE_FILE : 0) |
+	       (bits & SECBIT_EXEC_DENY_INTERACTIVE ? TRUSTED_FOR_ENFORCE_INTERACTIVE : 0);
+}
+
+static const char *enforce_value(unsigned int enforce)
+{
+	static const char *const values[] = { "none", "file", "interactive", "file,interactive" };
+
+	return values[enforce & 3];
+}
+
+/* What the policy file enforces (TRUSTED_FOR_ENFORCE_*) where the kernel has no bit. */
+static const char *file_state(unsigned int enforce, unsigned int what)
+{
+	return enforce & what ? "on, by the policy file" : "off";
+}
+
+/*
+ * A kernel without the exec securebits (before Linux 6.14: Debian 13's
+ * 6.12) cannot hold the session to them.  The session is let in only when
+ * the policy file, judged now, already enforces at least what the line
+ * asks for every process of every user: root's file, which no process of
+ * the session can change without root's privileges, and which fails
+ * closed in a user namespace.  What a locked bit adds (root inside the
+ * session cannot undo it) the file cannot: that is the price, and the
+ * log line says what the session relies on.  Anything less refuses the
+ * session, naming both fixes.  0, what the file enforces in *has and
+ * what the session relies on in kernel; or -1 and why.
+ */
+static int by_policy_file(unsigned int bits, unsigned int *has_out, char *kernel, char *why)
+{
+	struct trusted_for_config f = TRUSTED_FOR_CONFIG_INIT;
+	unsigned int want = bits_enforce(bits), has;
+	char path[256], problem[TRUSTED_FOR_MESSAGE_MAX], said[TRUSTED_FOR_MESSAGE_MAX + 64];
+
+	if (trusted_for_read_policy_file(-1, 0, &f) < 0)
+		f.file_state = TRUSTED_FOR_FILE_FAIL_CLOSED;
+	tf_quoted(path, sizeof(path), f.file_path);
+	has = f.file_state == TRUSTED_FOR_FILE_READ ? f.file_enforce : 0;
+	if ((has & want) == want) {
+		snprintf(kernel, REASON_MAX,
+			 "no exec securebits: the session relies on the policy file (%.200s: enforce = %s)",
+			 path, enforce_value(has));
+		*has_out = has;
+		return 0;
+	}
+	if (f.file_state == TRUSTED_FOR_FILE_READ) {
+		snprintf(said, sizeof(said), "%s: enforce = %s", path, enforce_value(has));
+	} else if (f.file_state == TRUSTED_FOR_FILE_ABSENT) {
+		snprintf(said, sizeof(said), "%s: absent", path);
+	} else {
+		tf_quoted(problem, sizeof(problem), f.file_problem);
+		snprintf(said, sizeof(said), "bad: %s", problem);
+	}
+	snprintf(why, REASON_MAX,
+		 "this kernel has no exec securebits and the policy file does not enforce %s (%.200s); "
+		 "fix: a kernel with them (Linux 6.14 or later: Debian 13's trixie-backports), "
+		 "or enforce = %s in the policy file (trusted-for policy edit)",
+		 enforce_value(want), said, enforce_value(want | has));
+	return -1;
+}
+
 static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 			   const struct passwd *pw, const char *who, char *why)
 {
 	struct config c;
 	const void *service = NULL;
-	unsigned int now = 0;
+	unsigned int now = 0, file_enforce = 0;
 	const char *confined = "no";
-	char note[TRUSTED_FOR_MESSAGE_MAX + 1024];
+	char note[TRUSTED_FOR_MESSAGE_MAX + 1024], kernel[REASON_MAX] = "";
+	bool by_file = false;
 	int r;
 
 	if (parse(argc, argv, &c, why) < 0)
@@ -321,8 +387,12 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 	}
 	if (c.noexec_runtime_dir && runtime_dir_noexec(pw->pw_uid, why) < 0)
 		return PAM_SESSION_ERR;
-	if (c.bits && tf_session_set_bits(c.bits, &now, why, REASON_MAX) < 0)
-		return PAM_SESSION_ERR;
+	if (c.bits && tf_session_set_bits(c.bits, &now, why, REASON_MAX) < 0) {
+		if (!tf_session_no_securebits() ||
+		    by_policy_file(c.bits, &file_enforce, kernel, why) < 0)
+			return PAM_SESSION_ERR;
+		by_file = true;
+	}
 	/*
 	 * A caller that opens the session in a process that goes on needing
 	 * user namespaces, ptrace or seccomp filters (systemd-user's manager,
@@ -352,10 +422,18 @@ static int enforce_session(pam_handle_t *pamh, int argc, const char **argv,
 		}
 		confined = "yes";
 	}
-	if (!c.bits) {
+	if (!c.bits || by_file) {
 		int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 
 		now = bits < 0 ? 0 : (unsigned int)bits;
+	}
+	if (by_file) {
+		pam_syslog(pamh, LOG_NOTICE,
+			   "enforcing %s restrict_file=\"%s\" deny_interactive=\"%s\" confined=\"%s\" securebits=\"0x%x\" kernel=\"%s\"",
+			   who, file_state(file_enforce, TRUSTED_FOR_ENFORCE_FILE),
+			   file_state(file_enforce, TRUSTED_FOR_ENFORCE_INTERACTIVE), confined, now,
+			   kernel);
+		return PAM_SUCCESS;
 	}
 	policy_note(pamh, note, sizeof(note), pw);
 	pam_syslog(pamh, LOG_NOTICE,

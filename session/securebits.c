@@ -14,6 +14,15 @@
 #include "internal.h"
 #include "session.h"
 
+/* The library's probe, not the kernel's version, says so. */
+bool tf_session_no_securebits(void)
+{
+	struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
+
+	trusted_for_get_config(&p);
+	return !p.securebits_known;
+}
+
 int tf_session_set_bits(unsigned int bits, unsigned int *now, char *why, size_t size)
 {
 	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0), got;
@@ -26,12 +35,9 @@ int tf_session_set_bits(unsigned int bits, unsigned int *now, char *why, size_t 
 	 */
 	if (old < 0 || ((unsigned int)old != want && prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0)) {
 		int err = errno;
-		struct trusted_for_config p = TRUSTED_FOR_CONFIG_INIT;
 		const char *hint = "";
 
-		/* The library's probe, not the kernel's version, says why. */
-		trusted_for_get_config(&p);
-		if (!p.securebits_known)
+		if (tf_session_no_securebits())
 			hint = " (this kernel has no exec securebits: Linux 6.14 or later needed)";
 		snprintf(why, size, "cannot set the securebits: %s%s", tf_strerror(err), hint);
 		return -1;

@@ -30,6 +30,12 @@
  * securebits back: ERROR" or "the kernel did not keep the securebits".
  */
 int tf_session_set_bits(unsigned int bits, unsigned int *now, char *why, size_t size);
+/*
+ * securebits.c: true when the library's probe finds no exec securebits in
+ * this kernel: execveat() refuses AT_EXECVE_CHECK, which came with them,
+ * and uname() says Linux before 6.14.
+ */
+bool tf_session_no_securebits(void);
 
 /*
  * confine.c: confines this process and every process it starts, for good.

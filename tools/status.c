@@ -52,18 +52,58 @@ static const char *on_off_lock(unsigned int bits, unsigned int bit)
 	return bits & bit ? "on" : "off";
 }
 
-/* Who it binds and who it does not: the administrators' group by name too. */
-static void print_bad_file(const char *problem)
+/* "root and group 27 (sudo)": the administrators' group by name too. */
+static void spared_who(char *who, size_t size)
 {
 	const struct group *gr = tf_admin_gid() < 0 ? NULL : getgrgid((gid_t)tf_admin_gid());
+
+	tf_spared_who(who, size, gr ? gr->gr_name : NULL);
+}
+
+/* Who it binds and who it does not. */
+static void print_bad_file(const char *problem)
+{
 	char who[320];
 
-	tf_spared_who(who, sizeof(who), gr ? gr->gr_name : NULL);
+	spared_who(who, sizeof(who));
 	printf("policy file: NOT TRUSTED, failing closed: %s\n"
 	       "bad policy file: every user but %s: everything enforced, policy 3; "
 	       "%s: the securebits and TRUSTEDFOR_ENFORCE alone; "
 	       "fix it with: trusted-for policy edit\n",
 	       problem, who, who);
+}
+
+/*
+ * Without the exec securebits, pam_trustedfor holds a session to what the
+ * policy file enforces for every user, or refuses it (pam_trustedfor(8)):
+ * which of its options a session gets, and how to get the rest.
+ */
+static void print_pam_without_bits(const struct trusted_for_config *p)
+{
+	static const char kernel[] = "a kernel with them (Linux 6.14 or later: Debian 13's trixie-backports)";
+	unsigned int has = p->file_state == TRUSTED_FOR_FILE_READ ? p->file_enforce : 0;
+	char who[320], refused[128] = "";
+
+	if (!has) {
+		spared_who(who, sizeof(who));
+		printf("pam_trustedfor: refuses every session whose line asks restrict_file or "
+		       "deny_interactive (%s are let in unenforced): this kernel has no exec "
+		       "securebits and the policy file enforces nothing; fix: %s, or enforce = file "
+		       "in the policy file (trusted-for policy edit)\n",
+		       who, kernel);
+		return;
+	}
+	if (has != (TRUSTED_FOR_ENFORCE_FILE | TRUSTED_FOR_ENFORCE_INTERACTIVE))
+		snprintf(refused, sizeof(refused),
+			 " a line that asks %s is refused (enforce = file,interactive to accept it);",
+			 has & TRUSTED_FOR_ENFORCE_FILE ? "deny_interactive" : "restrict_file");
+	printf("pam_trustedfor: sessions rely on the policy file (enforce = %s): this kernel has no "
+	       "exec securebits;%s root can change the file, even from inside a session, where "
+	       "locked bits would hold; for the bits: %s\n",
+	       has & TRUSTED_FOR_ENFORCE_INTERACTIVE ?
+		       (has & TRUSTED_FOR_ENFORCE_FILE ? "file,interactive" : "interactive") :
+		       "file",
+	       refused, kernel);
 }
 
 static int cmd_status(int argc, char **argv)
@@ -124,6 +164,8 @@ static int cmd_status(int argc, char **argv)
 	       enforce_name(p.env_enforce));
 	printf("audit: %s, log to %s\n", p.audit ? "on" : "off",
 	       targets[p.log_target]);
+	if (!p.securebits_known)
+		print_pam_without_bits(&p);
 	print_session(stdout);
 	print_escapes(stdout, "", &p);
 	print_places(stdout, &p, verbose);

@@ -129,6 +129,10 @@ if [ -n "$no_securebits" ]; then
 	# What Debian 12's kernel lacks, said by status and by run.
 	expect_status "status: says the kernel has no exec securebits" "securebits" \
 		"0x0, no exec securebits in this kernel" $TF status
+	# ... and what pam_trustedfor(8) does then, with no policy file.
+	expect_status "status: says the PAM module refuses, and both fixes" "pam_trustedfor" \
+		"refuses every session whose line asks restrict_file or deny_interactive ($(spared_by_bad_file) are let in unenforced): this kernel has no exec securebits and the policy file enforces nothing; fix: a kernel with them (Linux 6.14 or later: Debian 13's trixie-backports), or enforce = file in the policy file (trusted-for policy edit)" \
+		$TF status
 	for opts in --restrict-file --deny-interactive "--restrict-file --lock"; do
 		expect "run $opts without exec securebits: status 125, the reason" 125 "" \
 			"trusted-for: run: cannot set the securebits: Operation not permitted (this kernel has no exec securebits: Linux 6.14 or later needed)" \
@@ -137,6 +141,8 @@ if [ -n "$no_securebits" ]; then
 else
 	expect_status "status: no securebits" "securebits" \
 		"0x0, EXEC_RESTRICT_FILE off, EXEC_DENY_INTERACTIVE off" $TF status
+	STATUS_KEY=pam_trustedfor expect "status: nothing said of the PAM module where the bits are" \
+		1 "" "" -- status_line $TF status
 	expect_status "status: securebits set and locked by run" "securebits" \
 		"0x300, EXEC_RESTRICT_FILE on (locked), EXEC_DENY_INTERACTIVE off" \
 		$TF run --restrict-file --lock -- env ASAN_OPTIONS=detect_leaks=0 $TF status

@@ -25,7 +25,7 @@
 #                 build's tests, the packages, the release's own kernel
 #   make check-fresh  make check from a clean clone in a fresh Debian 12
 #                 root (debootstrap); SUITE=trixie: make check-release in
-#                 a fresh Debian 13 root; CI runs the first (.ci/run)
+#                 a fresh Debian 13 root; CI runs both (.ci/run)
 #   make bench    the benchmarks: library, Lua, Python, shells, and in the guest
 #   make deb      the Debian packages (debian/) of this machine's release, left
 #                 in build/deb/SUITE/ (bookworm or trixie), lintian clean;

@@ -8,8 +8,10 @@ waited for by what it prints, never by time).
 
     pty-type.py PROMPT KEYS COMMAND...
 """
+import errno
 import os
 import pty
+import select
 import signal
 import sys
 
@@ -25,14 +27,24 @@ def main(argv):
             os.execvp(argv[3], argv[3:])
         finally:
             os._exit(127)
+    ended = os.pidfd_open(pid)
     signal.signal(signal.SIGALRM, lambda *_: (os.kill(pid, signal.SIGKILL), sys.exit(124)))
     signal.alarm(60)
     seen, typed = b"", False
     while True:
         try:
             data = os.read(master, 4096)
-        except OSError:  # EIO: the terminal's last process is gone
-            break
+        except OSError as e:
+            if e.errno != errno.EIO:
+                raise
+            # EIO: no process has the terminal open.  That is the end once
+            # COMMAND has ended, but login(1)'s vhangup() closes it for a
+            # moment before login opens it again: read on until COMMAND
+            # ends, looking again every 10 ms (the terminal gives no event
+            # when it is opened again).
+            if select.select([ended], [], [], 0.01)[0]:
+                break
+            continue
         if not data:
             break
         seen += data

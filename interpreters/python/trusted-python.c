@@ -271,14 +271,26 @@ static PyObject *compute_path0(const PyConfig *config)
 	return res;
 }
 
+/* Ends the process as a refused script does if EXC is, or comes of, a refusal. */
+static void exit_if_refusal(PyObject *exc)
+{
+	PyObject *refusal = find_refusal(exc), *s;
+	const char *msg;
+
+	if (!refusal)
+		return;
+	s = PyObject_Str(refusal);
+	msg = s ? PyUnicode_AsUTF8(s) : NULL;
+	refuse_and_exit(msg ? msg : last_refusal);
+}
+
 /*
  * runpy reports a module it cannot load with sys.exit(str(error)); a
  * refusal behind it ends the process as a refused script does.
  */
 static void exit_if_runpy_refused(void)
 {
-	PyObject *type, *value, *tb, *context = NULL, *refusal = NULL, *s;
-	const char *msg;
+	PyObject *type, *value, *tb, *context = NULL;
 
 	if (!PyErr_ExceptionMatches(PyExc_SystemExit))
 		return;
@@ -286,12 +298,7 @@ static void exit_if_runpy_refused(void)
 	PyErr_NormalizeException(&type, &value, &tb);
 	if (value && PyExceptionInstance_Check(value))
 		context = PyException_GetContext(value);
-	refusal = find_refusal(context);
-	if (refusal) {
-		s = PyObject_Str(refusal);
-		msg = s ? PyUnicode_AsUTF8(s) : NULL;
-		refuse_and_exit(msg ? msg : last_refusal);
-	}
+	exit_if_refusal(context);
 	Py_XDECREF(context);
 	PyErr_Restore(type, value, tb);
 }
@@ -721,6 +728,86 @@ error:
 	return err_print(exitcode);
 }
 
+#if PY_VERSION_HEX >= 0x030D0000
+/*
+ * 3.13's console on a terminal is _pyrepl, unless PYTHON_BASIC_REPL asks
+ * for the basic one, or _pyrepl cannot be imported (Debian's python3.13
+ * then falls back to the basic one, and so does this).  Both consoles run
+ * what stdin types: the entry check (check_entry_points, or
+ * check_interactive_or_exit after -i) has already allowed that, and
+ * _pyrepl's row of runners.c asks again when it runs as __main__.
+ */
+static int use_pyrepl(const PyConfig *config)
+{
+	PyObject *mod;
+
+	if (!isatty(fileno(stdin)) || config_env(config, "PYTHON_BASIC_REPL"))
+		return 0;
+	mod = PyImport_ImportModule("_pyrepl");
+	if (!mod) {
+		PyErr_Clear();
+		return 0;
+	}
+	Py_DECREF(mod);
+	return 1;
+}
+
+/*
+ * The console after -i, as 3.13's main.c starts it: not as __main__, and
+ * told to run PYTHONSTARTUP itself (compiled under the file's name, so the
+ * compile check reads it again through a checked descriptor).
+ */
+static int run_pyrepl_after_code(void)
+{
+	PyObject *main, *console = NULL, *args = NULL, *kwargs = NULL, *result = NULL;
+
+	main = PyImport_ImportModule("_pyrepl.main");
+	if (!main) {
+		fprintf(stderr, "Could not import _pyrepl.main\n");
+		return exit_err_print();
+	}
+	console = PyObject_GetAttrString(main, "interactive_console");
+	Py_DECREF(main);
+	if (console) {
+		args = PyTuple_New(0);
+		kwargs = Py_BuildValue("{s:O}", "pythonstartup", Py_True);
+	}
+	if (args && kwargs) {
+		unhandled_interrupt = 0;
+		result = PyObject_Call(console, args, kwargs);
+		if (!result && PyErr_Occurred() == PyExc_KeyboardInterrupt)
+			unhandled_interrupt = 1;
+	}
+	Py_XDECREF(console);
+	Py_XDECREF(args);
+	Py_XDECREF(kwargs);
+	if (!result) {
+		/* Before the first prompt (the startup file refused): not a
+		 * statement the console reports and goes on from. */
+		PyObject *type, *value, *tb;
+
+		PyErr_Fetch(&type, &value, &tb);
+		PyErr_NormalizeException(&type, &value, &tb);
+		exit_if_refusal(value);
+		PyErr_Restore(type, value, tb);
+		return exit_err_print();
+	}
+	Py_DECREF(result);
+	return 0;
+}
+#else
+static int use_pyrepl(const PyConfig *config)
+{
+	(void)config;
+	return 0;
+}
+
+static int run_pyrepl_after_code(void)
+{
+	return 1;
+}
+#endif
+
 static int run_stdin(PyConfig *config)
 {
 	PyCompilerFlags cf = _PyCompilerFlags_INIT;
@@ -738,6 +825,8 @@ static int run_stdin(PyConfig *config)
 		return exit_err_print();
 	if (PySys_Audit("cpython.run_stdin", NULL) < 0)
 		return exit_err_print();
+	if (use_pyrepl(config))
+		return run_module(L"_pyrepl", 0);
 	return PyRun_AnyFileExFlags(stdin, "<stdin>", 0, &cf) != 0;
 }
 
@@ -757,6 +846,14 @@ static void run_repl(PyConfig *config, int *exitcode)
 	set_inspect(config, 0);
 	if (run_interactive_hook(exitcode))
 		return;
+#if PY_VERSION_HEX >= 0x030D0000
+	if (PySys_Audit("cpython.run_stdin", NULL) < 0)
+		return;
+#endif
+	if (use_pyrepl(config)) {
+		*exitcode = run_pyrepl_after_code();
+		return;
+	}
 	*exitcode = PyRun_AnyFileFlags(stdin, "<stdin>", &cf) != 0;
 }
 

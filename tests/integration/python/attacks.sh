@@ -45,6 +45,15 @@ with_fd3() {
 	shift
 	"$@" 3<"$f"
 }
+# on_terminal COMMAND...: COMMAND on a terminal (TERM=xterm, so that 3.13
+# runs _pyrepl), typed two lines once it prompts: what it printed of its
+# own, the terminal's echo and escapes left out, and its status.
+on_terminal() {
+	"/usr/bin/$TF_PYTHON" "$TF_SRC/tests/pty-type.py" '>>> ' 'print("typed", "ok")\nraise SystemExit(4)\n' \
+		env TERM=xterm "$@" | sed 's/\x1b\[[?0-9;]*[a-zA-Z]//g; s/\x1b[=>]//g' |
+		grep -axE 'good ran|good startup ran|evil startup ran|typed ok|trusted-python: .*'
+	return "${PIPESTATUS[0]}"
+}
 compile_pyc() { /usr/bin/$TF_PYTHON -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' "$1" "$2"; }
 
 # --- the files -------------------------------------------------------------
@@ -130,6 +139,7 @@ mkdir -p "$N/home/.local/lib/$TF_PYTHON/site-packages" "$N/site"
 put "$N/home/.local/lib/$TF_PYTHON/site-packages/evil.pth" 'import sys; print("evil pth ran")'
 put "$N/site/evil.pth" 'import sys; print("evil pth ran")'
 put "$N/startup.py" 'print("evil startup ran")'
+put "$X/startup.py" 'print("good startup ran")'
 # An extension module: checked on its descriptor before the dynamic loader
 # maps it (tests/integration/loaders.sh: objects noexec alone does not stop).
 cp /usr/lib/$TF_PYTHON/lib-dynload/xxlimited.$TF_PYTAG-x86_64-linux-gnu.so "$N/"
@@ -206,6 +216,23 @@ imported cmod" "" \
 		env PYTHONPYCACHEPREFIX="$N/prefix" "${R[@]}" "$PY" -S "$X/try_import.py" --path "$X/cached" cmod
 	t "policy $p: PYTHONSTARTUP on a noexec mount" 126 "" "$(refused "$N/startup.py" "$m")" \
 		env PYTHONSTARTUP="$N/startup.py" "${R[@]}" "$PY" -q -i
+	# On a terminal, 3.13's console after -i (_pyrepl) compiles
+	# PYTHONSTARTUP itself; 3.11's does not read it.
+	if [ "$TF_PYTHON" = python3.11 ]; then
+		after="typed ok" status=4
+	else
+		after=$(refused "$N/startup.py" "$m") status=126
+	fi
+	t "policy $p: -i after a trusted script on a terminal, PYTHONSTARTUP on a noexec mount" \
+		"$status" "good ran
+$after" "" on_terminal env PYTHONSTARTUP="$N/startup.py" "${R[@]}" "$PY" -q -i "$X/good.py"
+	[ "$TF_PYTHON" = python3.11 ] && after="typed ok" || after="good startup ran
+typed ok"
+	t "policy $p: -i after a trusted script on a terminal, PYTHONSTARTUP trusted" 4 "good ran
+$after" "" on_terminal env PYTHONSTARTUP="$X/startup.py" "${R[@]}" "$PY" -q -i "$X/good.py"
+	t "policy $p: -i after a trusted script on a terminal, interactive denied: refused before the script" 126 \
+		"trusted-python: <stdin>: interactive code refused: not a regular file: character device" "" \
+		on_terminal "${RD[@]}" "$PY" -q -i "$X/good.py"
 	t "policy $p: -m naming a noexec module" 126 "" "$(refused "$N/evil.py" "$m")" \
 		env PYTHONPATH="$N" "${R[@]}" "$PY" -m evil
 	t "policy $p: python - < noexec file, files enforced only (stdin is interactive)" \

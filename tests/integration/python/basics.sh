@@ -127,6 +127,49 @@ unset PYTHONSTARTUP
 # Ctrl-C: both die of SIGINT.
 same "unhandled KeyboardInterrupt" -- kbd.py
 
+# The console on a terminal: python3.13 runs _pyrepl (which, on a dumb
+# terminal, says it falls back to its own simple console), unless
+# PYTHON_BASIC_REPL asks for the basic one; python3.11 has the basic one
+# alone.  Typed to once the prompt shows; the terminal's escapes dropped.
+# same_on_pty WHAT KEYS [NAME=VALUE...] -- ARGS...: both interpreters, on a
+# terminal, with those variables set.
+same_on_pty() {
+	local what=$1 keys=$2 n py vars=()
+	shift 2
+	while [ "$1" != -- ]; do
+		vars+=("$1")
+		shift
+	done
+	shift
+	for n in ref tp; do
+		[ "$n" = ref ] && py=$REF || py=$PY
+		"/usr/bin/$TF_PYTHON" "$TF_SRC/tests/pty-type.py" '>>> ' "$keys" \
+			env TERM=dumb "${vars[@]}" "$py" "$@" 2>&1 |
+			sed -e 's/\x1b\[[?0-9;]*[a-zA-Z]//g' -e "s|$PY|PYTHON|g" -e "s|$REF|PYTHON|g" >"$TF_TMP/$n.all"
+		echo "status ${PIPESTATUS[0]}" >>"$TF_TMP/$n.all"
+	done
+	if cmp -s "$TF_TMP/ref.all" "$TF_TMP/tp.all"; then
+		ok "$what"
+	else
+		not_ok "$what"
+		diff "$TF_TMP/ref.all" "$TF_TMP/tp.all" | sed 's/^/#   /'
+	fi
+}
+CONSOLE_KEYS='import sys; print("pyrepl:", "_pyrepl.main" in sys.modules, sys.flags.inspect)\nraise SystemExit(4)\n'
+[ "$TF_PYTHON" = python3.11 ] && console=False || console=True
+for basic in "" 1; do
+	[ -n "$basic" ] && b=", PYTHON_BASIC_REPL=1" shown=False || b="" shown=$console
+	same_on_pty "the console on a terminal$b" "$CONSOLE_KEYS" ${basic:+PYTHON_BASIC_REPL=1} -- -q
+	expect "... trusted-python's console$b is _pyrepl: $shown" 0 "pyrepl: $shown 0" "" -- \
+		grep -ax "pyrepl: $shown 0" "$TF_TMP/tp.all"
+	same_on_pty "-i after a script, on a terminal$b" "$CONSOLE_KEYS" ${basic:+PYTHON_BASIC_REPL=1} -- \
+		-q -i exit3.py
+done
+same_on_pty "-i after a script, with PYTHONSTARTUP, on a terminal" "$CONSOLE_KEYS" \
+	PYTHONSTARTUP="$W/startup.py" -- -q -i exit3.py
+same_on_pty "the console with PYTHONSTARTUP, on a terminal" "$CONSOLE_KEYS" \
+	PYTHONSTARTUP="$W/startup.py" -- -q
+
 expect "sys.executable is the launcher" 0 "$PY" "" -- "$PY" -c 'import sys; print(sys.executable)'
 expect "NotTrustedError is an ImportError" 0 "True" "" -- \
 	"$PY" -c 'import _trustedfor; print(issubclass(_trustedfor.NotTrustedError, ImportError))'

@@ -7,7 +7,8 @@
 #
 # SUITE (environment) is the release: bookworm (Debian 12, the default) or
 # trixie (Debian 13).  Its archive is the one the host's apt reaches for its
-# own bookworm sources, with the suite's name in their place.
+# own release's sources, with the suite's name in their place
+# (scripts/debian-root.sh).
 #
 # COMMAND (default .ci/run) runs in the clone, inside the root, as root, with
 # CI, TRUSTEDFOR_NO_SKIP and TRUSTEDFOR_IN_FRESH_ROOT=1 set.  The root runs in
@@ -67,16 +68,9 @@ commit=$(git -C "$repo" rev-parse HEAD)
 	say "note: uncommitted changes are not tested, only HEAD $commit"
 
 # --- the archive apt uses here -------------------------------------------
-# Each "URI suite component" of the host's Debian 12 sources, as apt itself
-# reads them (one-line .list files and deb822 .sources alike), the suite's
-# name for bookworm's: bookworm-updates becomes trixie-updates.  Backports
-# stay out: a fresh machine has none.
-sources=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
-	'Created-By: Packages' | sort -u |
-	awk -v s="$suite" '$2 == "bookworm" || $2 == "bookworm-updates" || $2 == "bookworm-security" {
-		sub(/^bookworm/, s, $2); print }' | sort -u)
-mirror=$(echo "$sources" | awk -v s="$suite" '$2 == s { print $1; exit }')
-[ -n "$mirror" ] || die "apt has no source for $suite here (see apt-get indextargets)"
+. "$here/scripts/debian-root.sh"
+sources=$(release_sources "$suite") || die "no archive for $suite"
+mirror=$(release_mirror "$sources" "$suite")
 # Only what changes how apt reaches that archive, never anything else.
 apt_conf=$(apt-config dump | grep -E '^Acquire::(https?::Proxy|Check-Valid-Until|Check-Date) ' || true)
 
@@ -93,12 +87,8 @@ if [ ! -f "$pristine/.trustedfor-pristine" ] ||
 	[ -n "$(find "$pristine/.trustedfor-pristine" -mtime +"$keep_days")" ]; then
 	say "debootstrap --variant=minbase $suite from $mirror [$(elapsed)]"
 	rm -rf --one-file-system "$pristine" "$pristine.new"
-	debootstrap --variant=minbase "$suite" "$pristine.new" "$mirror" \
-		>"$work/debootstrap.log" 2>&1 ||
-		{ tail -20 "$work/debootstrap.log" >&2; die "debootstrap failed, see $work/debootstrap.log"; }
-	# Without gpgv or the keyring debootstrap only warns: insist.
-	grep -q '^I: Valid Release signature' "$work/debootstrap.log" ||
-		die "debootstrap did not verify the archive's signature, see $work/debootstrap.log"
+	debootstrap_verified "$suite" "$pristine.new" "$mirror" "$work/debootstrap.log" ||
+		die "no pristine $suite root"
 	echo "$stamp" >"$pristine.new/.trustedfor-pristine"
 	mv "$pristine.new" "$pristine"
 fi
@@ -128,12 +118,7 @@ rm -f "$root/.trustedfor-pristine"
 git clone -q --no-hardlinks "$repo" "$root/srv/trustedfor"
 git -C "$root/srv/trustedfor" -c advice.detachedHead=false checkout -q --detach "$commit"
 [ "$(git -C "$root/srv/trustedfor" rev-parse HEAD)" = "$commit" ] || die "clone is not at $commit"
-{
-	echo "# Written by scripts/check-fresh.sh from the host's apt sources."
-	echo "$sources" | while read -r uri release component; do
-		echo "deb $uri $release $component"
-	done
-} >"$root/etc/apt/sources.list"
+write_sources "$root" "$sources" scripts/check-fresh.sh
 [ -z "$apt_conf" ] || echo "$apt_conf" >"$root/etc/apt/apt.conf.d/99trustedfor-fresh"
 # The root is thrown away: dpkg need not sync each file it unpacks (minutes
 # of the run's package installation on these machines' disks).

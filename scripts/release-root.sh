@@ -40,17 +40,9 @@ case "$work" in
 "$repo" | "$repo"/*) die "TRUSTEDFOR_ROOT_DIR must be outside the repository" ;;
 esac
 
-# The archive apt reaches here: the URI of the host's own release's
-# source (Debian's archive holds every release at the same address).
-host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-# shellcheck disable=SC2016 # apt-get's own $(...) fields
-indextargets() {
-	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Created-By: Packages' |
-		awk -v r="$1" '$2 == r { print $1; exit }'
-}
-mirror=$(indextargets "$host")
-[ -n "$mirror" ] || die "apt has no $host source here to take the archive's address from"
-security=$(indextargets "$host-security")
+. "$repo/scripts/debian-root.sh"
+sources=$(release_sources "$suite") || die "no archive for $suite"
+mirror=$(release_mirror "$sources" "$suite")
 
 mkdir -p "$work"
 exec 8>"$work/lock"
@@ -58,16 +50,9 @@ flock 8
 if [ ! -f "$root/.trustedfor-root" ]; then
 	say "debootstrap --variant=minbase $suite from $mirror"
 	rm -rf --one-file-system "$root"
-	debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
-		{ tail -20 "$work/debootstrap.log" >&2; die "debootstrap failed, see $work/debootstrap.log"; }
-	grep -q '^I: Valid Release signature' "$work/debootstrap.log" ||
-		die "debootstrap did not verify the archive's signature, see $work/debootstrap.log"
-	{
-		echo "# Written by scripts/release-root.sh."
-		echo "deb $mirror $suite main"
-		echo "deb $mirror $suite-updates main"
-		[ -z "$security" ] || echo "deb $security $suite-security main"
-	} >"$root/etc/apt/sources.list"
+	debootstrap_verified "$suite" "$root" "$mirror" "$work/debootstrap.log" ||
+		die "no $suite root"
+	write_sources "$root" "$sources" scripts/release-root.sh
 	touch "$root/.trustedfor-root"
 fi
 rm -f "$root/etc/resolv.conf"

@@ -233,6 +233,24 @@ $after" "" on_terminal env PYTHONSTARTUP="$X/startup.py" "${R[@]}" "$PY" -q -i "
 	t "policy $p: -i after a trusted script on a terminal, interactive denied: refused before the script" 126 \
 		"trusted-python: <stdin>: interactive code refused: not a regular file: character device" "" \
 		on_terminal "${RD[@]}" "$PY" -q -i "$X/good.py"
+	# 3.13's console as a program (runners.c's _pyrepl row): a prompt on
+	# stdin, however it is reached.  Without the row it ran what the
+	# terminal typed, and on a pipe fell back to the basic console.
+	if [ "$TF_PYTHON" != python3.11 ]; then
+		local how tty="trusted-python: _pyrepl: interactive code refused: not a regular file: character device"
+		for how in "-m _pyrepl" "-m runpy _pyrepl" "-m cProfile -m _pyrepl" \
+			"-m trace --trace --module _pyrepl" "/usr/lib/$TF_PYTHON/_pyrepl/__main__.py" \
+			"-m pydoc /usr/lib/$TF_PYTHON/_pyrepl/__main__.py"; do
+			# shellcheck disable=SC2086 # the words are the arguments
+			t "policy $p: $how on a terminal, interactive denied" 126 "$tty" "" \
+				on_terminal "${D[@]}" "$PY" -q $how
+		done
+		t "policy $p: -m _pyrepl on a pipe, interactive denied" 126 "" \
+			"trusted-python: _pyrepl: interactive code refused: not a regular file: FIFO or pipe" \
+			with_pipe 'print("evil typed ran")' "${D[@]}" "$PY" -m _pyrepl
+		t "policy $p: -m _pyrepl on a terminal, files enforced only: the console runs" 4 \
+			"typed ok" "" on_terminal "${R[@]}" "$PY" -q -m _pyrepl
+	fi
 	t "policy $p: -m naming a noexec module" 126 "" "$(refused "$N/evil.py" "$m")" \
 		env PYTHONPATH="$N" "${R[@]}" "$PY" -m evil
 	t "policy $p: python - < noexec file, files enforced only (stdin is interactive)" \

@@ -165,6 +165,10 @@ old_session() { "${OLD[@]}" su -l "$1" -c "$2"; }
 old_refused() {
 	local what=$1 reason user
 	reason="$NO_BITS and the policy file does not enforce $2 ($3); $FIX, or enforce = $4 in the policy file (trusted-for policy edit)"
+	# A bad file may say what is needed already: mend it.
+	case $3 in bad:*)
+		reason="$NO_BITS and the policy file does not enforce $2 ($3); fix: mend it (trusted-for policy edit), with enforce = $4, or ${FIX#fix: }" ;;
+	esac
 	expect "$ON: $what: su -l nobody fails" 1 "" "$SESSION_ERR" -- old_session nobody true
 	expect_log "... and the log names both fixes" \
 		"pam_trustedfor(su-l:session): refused user=\"nobody\" uid=65534 reason=\"$reason\""

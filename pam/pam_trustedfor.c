@@ -354,8 +354,15 @@ static int by_policy_file(unsigned int bits, unsigned int *has_out, char *kernel
 	} else if (f.file_state == TRUSTED_FOR_FILE_ABSENT) {
 		snprintf(said, sizeof(said), "%s: absent", path);
 	} else {
+		/* It may say enforce = file already: the fix is to mend it. */
 		tf_quoted(problem, sizeof(problem), f.file_problem);
 		snprintf(said, sizeof(said), "bad: %s", problem);
+		snprintf(why, REASON_MAX,
+			 "this kernel has no exec securebits and the policy file does not enforce %s "
+			 "(%.200s); fix: mend it (trusted-for policy edit), with enforce = %s, or a "
+			 "kernel with them (Linux 6.14 or later: Debian 13's trixie-backports)",
+			 enforce_value(want), said, enforce_value(want));
+		return -1;
 	}
 	snprintf(why, REASON_MAX,
 		 "this kernel has no exec securebits and the policy file does not enforce %s (%.200s); "

@@ -449,14 +449,22 @@ static const char *line_of(const struct found *f)
 	return f->state == UNKNOWN ? "unknown" : "not enlightened";
 }
 
+/* Whether v[i] is on line key and unknown for the same reason as v[first]. */
+static int same_group(const struct found_list *l, size_t i, const char *key, size_t first)
+{
+	return !strcmp(line_of(&l->v[i]), key) && !strcmp(l->v[i].why, l->v[first].why);
+}
+
 /*
- * "KEY: N (name, name)" for the interpreters on line key, with why each
- * is unknown if why; "KEY: none" if always.
+ * "KEY: N (name, name)" for the interpreters on line key; if why, each
+ * reason once, after the names it holds for ("KEY: N (a, b: WHY; c:
+ * WHY2)"): every launcher a user cannot read has the same one.  "KEY:
+ * none" if always.
  */
 static void print_list(FILE *out, const struct found_list *l, const char *key, int always,
 		       int why)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, groups = 0;
 
 	for (size_t i = 0; i < l->n; i++)
 		n += !strcmp(line_of(&l->v[i]), key);
@@ -466,10 +474,25 @@ static void print_list(FILE *out, const struct found_list *l, const char *key, i
 		return;
 	}
 	fprintf(out, "%s: %zu (", key, n);
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(line_of(&l->v[i]), key))
-			fprintf(out, "%s%s%s%s", k++ ? ", " : "", shown_name(&l->v[i]),
-				why ? ": " : "", why ? l->v[i].why : "");
+	for (size_t first = 0; first < l->n; first++) {
+		size_t j = 0, k = 0;
+
+		if (strcmp(line_of(&l->v[first]), key))
+			continue;
+		if (!why) {
+			fprintf(out, "%s%s", groups++ ? ", " : "", shown_name(&l->v[first]));
+			continue;
+		}
+		while (j < first && !same_group(l, j, key, first))
+			j++;
+		if (j < first) /* its reason was said with an earlier name */
+			continue;
+		fprintf(out, "%s", groups++ ? "; " : "");
+		for (size_t i = first; i < l->n; i++)
+			if (same_group(l, i, key, first))
+				fprintf(out, "%s%s", k++ ? ", " : "", shown_name(&l->v[i]));
+		fprintf(out, ": %s", l->v[first].why);
+	}
 	fprintf(out, ")\n");
 }
 

@@ -84,6 +84,17 @@ static void print_pam_without_bits(const struct trusted_for_config *p)
 	unsigned int has = p->file_state == TRUSTED_FOR_FILE_READ ? p->file_enforce : 0;
 	char who[320], refused[128] = "";
 
+	/* A bad file may well say enforce = file: the fix is to mend it, not
+	 * to add what it says already. */
+	if (!has && p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED) {
+		spared_who(who, sizeof(who));
+		printf("pam_trustedfor: refuses every session whose line asks restrict_file or "
+		       "deny_interactive (%s are let in unenforced): this kernel has no exec "
+		       "securebits and the policy file is bad, which enforces nothing for a "
+		       "session; fix: mend it (trusted-for policy edit), with enforce = file, or %s\n",
+		       who, kernel);
+		return;
+	}
 	if (!has) {
 		spared_who(who, sizeof(who));
 		printf("pam_trustedfor: refuses every session whose line asks restrict_file or "

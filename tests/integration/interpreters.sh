@@ -106,6 +106,7 @@ printf '#!/bin/sh\n' >"$k/perl.distrib" && chgrp 65534 "$k/perl.distrib" && chmo
 ln -s "$TL" "$k/lua5.4"
 ln -s "$TP" "$k/python3.11"
 cp "$INC" "$k/inc" && chmod 0711 "$k/inc"
+cp "$TL" "$k/lua" && chmod 0711 "$k/lua"
 mkfifo "$k/ruby"
 group=$(getent group 65534 | cut -d: -f1)
 interpreters_short() {
@@ -113,16 +114,17 @@ interpreters_short() {
 	shift
 	"$@" env PATH="$path" "$TF" status | sed -n '/^enlightened:/,$p'
 }
-expect "root: the short form" 0 "enlightened: 3 (inc, lua5.4, python3.11)
+expect "root: the short form" 0 "enlightened: 4 (inc, lua, lua5.4, python3.11)
 not enlightened: 6 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
 root's only: 1 (bash.distrib)
 group $group only: 1 (perl.distrib)" "" -- interpreters_short "$k"
+# The launchers' one reason, once for all of them.
 expect "nobody: what it cannot read is unknown, unless only root or a group may run it" 0 \
 	"enlightened: 2 (lua5.4, python3.11)
 not enlightened: 6 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
 root's only: 1 (bash.distrib)
 group $group only: 1 (perl.distrib)
-unknown: 1 (inc: execute-only, mode 0711, as the launchers are installed: root's status tells)" "" -- interpreters_short "$k" as_nobody
+unknown: 2 (inc, lua: execute-only, mode 0711, as the launchers are installed: root's status tells)" "" -- interpreters_short "$k" as_nobody
 expect "--verbose: who may run them, and the mode" 0 \
 	"interpreter: bash.distrib ($k/bash.distrib): not enlightened (not an ELF file), root's only (mode 0700)
 interpreter: dash.distrib ($k/dash.distrib): not enlightened (not an ELF file)
@@ -133,7 +135,7 @@ expect "nobody, --verbose: unknown, root's only" 0 \
 	-- as_nobody sh -c 'env PATH="$1" "$2" status --verbose | grep "^interpreter: bash\.distrib"' - "$k" "$TF"
 # An ACL may let anyone run it, whatever the mode says.
 if setfacl -m u:65534:rx "$k/bash.distrib" 2>/dev/null; then
-	expect "an ACL: not root's only" 0 "enlightened: 3 (inc, lua5.4, python3.11)
+	expect "an ACL: not root's only" 0 "enlightened: 4 (inc, lua, lua5.4, python3.11)
 not enlightened: 7 shells (bash, busybox, dash, rbash, sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
 group $group only: 1 (perl.distrib)" "" -- interpreters_short "$k"
 	setfacl -b "$k/bash.distrib" && chmod 0700 "$k/bash.distrib"
@@ -147,7 +149,7 @@ not enlightened: none" "" -- interpreters_short "$T/e"
 # Off PATH: klibc's sh, by its whole path, in the shells' count.
 printf '#!/bin/sh\n' >"$klibc/sh" && chmod 0755 "$klibc/sh"
 printf '#!/bin/sh\n' >"$klibc/cat" && chmod 0755 "$klibc/cat"
-expect "off PATH: klibc's sh among the shells" 0 "enlightened: 3 (inc, lua5.4, python3.11)
+expect "off PATH: klibc's sh among the shells" 0 "enlightened: 4 (inc, lua, lua5.4, python3.11)
 not enlightened: 7 shells (bash, busybox, dash, rbash, sh, /usr/lib/klibc/bin/sh), 2 perl, 2 awk (awk, mawk), 1 tcl (tclsh), 6 tools with a command language (gdb, less, m4, make, sed, vim.tiny)
 root's only: 1 (bash.distrib)
 group $group only: 1 (perl.distrib)" "" -- interpreters_short "$k"

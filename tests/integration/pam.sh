@@ -165,6 +165,10 @@ old_session() { "${OLD[@]}" su -l "$1" -c "$2"; }
 old_refused() {
 	local what=$1 reason user
 	reason="$NO_BITS and the policy file does not enforce $2 ($3); $FIX, or enforce = $4 in the policy file (trusted-for policy edit)"
+	# A bad file may say what is needed already: mend it.
+	case $3 in bad:*)
+		reason="$NO_BITS and the policy file does not enforce $2 ($3); fix: mend it (trusted-for policy edit), with enforce = $4, or ${FIX#fix: }" ;;
+	esac
 	expect "$ON: $what: su -l nobody fails" 1 "" "$SESSION_ERR" -- old_session nobody true
 	expect_log "... and the log names both fixes" \
 		"pam_trustedfor(su-l:session): refused user=\"nobody\" uid=65534 reason=\"$reason\""
@@ -184,6 +188,12 @@ without_bits() {
 	set_policy_file_raw "$(printf 'trustedfor-policy 1\nenforce = file\nend\n\n_')"
 	old_refused "a bad policy file that says enforce = file" file \
 		"bad: /etc/trustedfor.conf: line 4: content after 'end'" file
+	# status names the fix of that file: mending it, not enforce = file,
+	# which it says already.
+	expect "$ON: a bad policy file that says enforce = file: status says to mend it" 0 \
+		"securebits: 0x0, no exec securebits in this kernel
+pam_trustedfor: refuses every session whose line asks restrict_file or deny_interactive ($(spared_by_bad_file) are let in unenforced): $NO_BITS and the policy file is bad, which enforces nothing for a session; fix: mend it (trusted-for policy edit), with enforce = file, or a kernel with them (Linux 6.14 or later: Debian 13's trixie-backports)
+session: not confined" "" -- "${OLD[@]}" sh -c "$OLD_STATUS"
 	# The control: the same line, once the file enforces.
 	set_policy_file "enforce = file"
 	for user in nobody root; do

@@ -1,10 +1,11 @@
 #!/bin/sh
-# interpreters/python/build-libpython.sh: build libpython3.11.a the way
-# Debian builds the libpython inside /usr/bin/python3.11 (its "static"
+# interpreters/python/build-libpython.sh: build libpython3.X.a the way
+# Debian builds the libpython inside /usr/bin/python3.X (its "static"
 # build: profile-guided and link-time optimised), from Debian's own source
 # package, keeping the link-time-optimisation bytecode in its objects (fat
 # LTO objects), so that trusted-python linked to it with -flto gets the
-# interpreter Debian's python3.11 is (bench/python.md).
+# interpreter Debian's python3.X is (bench/python.md).  3.X is the
+# system's python3: python3.11 on Debian 12, python3.13 on Debian 13.
 #
 # Not part of the default build, of CI or of any test: it compiles CPython
 # twice (instrumented, then with the profile) and links it with LTO on one
@@ -15,9 +16,9 @@
 #
 #   interpreters/python/build-libpython.sh          build (or reuse) the tree
 #   interpreters/python/build-libpython.sh --tree   print the build directory
-#                                                   that holds libpython3.11.a
+#                                                   that holds libpython3.X.a
 #
-# The source comes from "apt-get source" for the version of python3.11
+# The source comes from "apt-get source" for the version of python3.X
 # installed here (Debian's patches applied by dpkg-source), through an apt
 # configuration private to this script (scripts/debian-source.sh): the
 # machine's apt configuration and state are left as they are.  When the archive no longer has that exact
@@ -32,7 +33,8 @@
 #   TRUSTEDFOR_PYTHON_PGO   the profile's training task: "debian" (default:
 #                           debian/rules' PROFILE_TASK, the test suite but
 #                           for the tests it excludes, one test per process:
-#                           399 tests, the code of python3.11's own build)
+#                           399 tests under 3.11, the code of python3.X's
+#                           own build)
 #                           or "pgo" (CPython's own --pgo subset, what
 #                           --enable-optimizations runs: 44 tests, two runs
 #                           of 2 minutes)
@@ -61,38 +63,44 @@ case "$mode" in
 *) die "usage: $0 [--tree]" ;;
 esac
 
-# The version of the interpreter this system runs.
-version=$(dpkg-query -W -f='${source:Version}' python3.11 2>/dev/null) ||
-	die "python3.11 is not installed: cannot tell which source version to build"
+# The interpreter this system runs (as meson.build takes it: python3),
+# and its package's version.
+py=$(basename "$(readlink -f /usr/bin/python3)")
+case "$py" in
+python3.11 | python3.13) ;;
+*) die "/usr/bin/python3 is ${py:-missing}, not python3.11 or python3.13" ;;
+esac
+version=$(dpkg-query -W -f='${source:Version}' "$py" 2>/dev/null) ||
+	die "$py is not installed: cannot tell which source version to build"
 
 # --- the source package, through a private apt configuration --------------
 # The source version actually built: the installed one when its .dsc is
 # here or can be fetched, else the newest of the same upstream version.
 source_version() {
-	if [ -r "$work/src/python3.11_${version#*:}.dsc" ]; then
+	if [ -r "$work/src/${py}_${version#*:}.dsc" ]; then
 		echo "$version"
 		return
 	fi
-	find "$work/src" -maxdepth 1 -name "python3.11_${version%%-*}-*.dsc" 2>/dev/null |
-		sed 's,.*/python3.11_,,; s,\.dsc$,,' | sort -V | tail -1
+	find "$work/src" -maxdepth 1 -name "${py}_${version%%-*}-*.dsc" 2>/dev/null |
+		sed "s,.*/${py}_,,; s,\.dsc$,," | sort -V | tail -1
 }
 key_of() {
 	{
-		echo "python3.11 $1 $pgo"
+		echo "$py $1 $pgo"
 		cat "$here/build-libpython.sh" "$repo/scripts/debian-source.sh"
 	} | sha256sum | cut -c1-12
 }
 if [ "$mode" = --tree ]; then
 	built=$(source_version)
 	[ -n "$built" ] || die "libpython has not been built"
-	tree=$work/python3.11-$(key_of "$built")
+	tree=$work/$py-$(key_of "$built")
 	[ -f "$tree/built" ] || die "libpython has not been built ($tree)"
 	echo "$tree/src/build-static"
 	exit 0
 fi
 
 mkdir -p "$work"
-exec 9>"$work/python3.11.lock"
+exec 9>"$work/$py.lock"
 flock 9
 
 # --- Debian packages: debian/control's Build-Depends that the static build
@@ -111,41 +119,41 @@ libsqlite3-dev libffi-dev uuid-dev systemtap-sdt-dev media-types netbase"
 # (A version the archive did not have is asked for again after a day.)
 no_source=$work/src/no-source-${version#*:}
 fetch=yes
-if [ -r "$work/src/python3.11_${version#*:}.dsc" ]; then
+if [ -r "$work/src/${py}_${version#*:}.dsc" ]; then
 	fetch=no
 elif [ -n "$(find "$no_source" -mtime -1 2>/dev/null)" ] && [ -n "$(source_version)" ]; then
 	fetch=no
 fi
 if [ $fetch = yes ]; then
-	say "fetching the python3.11 $version source package"
+	say "fetching the $py $version source package"
 	debsrc_update "$work" "$work/apt-source.log" ||
 		die "apt-get update failed, see $work/apt-source.log"
-	if ! debsrc_download "$work" "python3.11=$version" "$work/apt-source.log"; then
+	if ! debsrc_download "$work" "$py=$version" "$work/apt-source.log"; then
 		# The newest source of the same upstream version the archive has.
-		other=$(debsrc_versions "$work" python3.11 | grep -F "${version%%-*}-" |
+		other=$(debsrc_versions "$work" "$py" | grep -F "${version%%-*}-" |
 			grep -vxF "$version" | sort -V | tail -1)
 		[ -n "$other" ] ||
-			die "apt-get source python3.11=$version failed, see $work/apt-source.log"
+			die "apt-get source $py=$version failed, see $work/apt-source.log"
 		say "the archive has no source of $version: building $other instead"
 		touch "$no_source"
-		debsrc_download "$work" "python3.11=$other" "$work/apt-source.log" ||
-			die "apt-get source python3.11=$other failed, see $work/apt-source.log"
+		debsrc_download "$work" "$py=$other" "$work/apt-source.log" ||
+			die "apt-get source $py=$other failed, see $work/apt-source.log"
 	fi
 fi
 built=$(source_version)
-[ -n "$built" ] || die "no python3.11 source in $work/src"
+[ -n "$built" ] || die "no $py source in $work/src"
 [ "$built" = "$version" ] ||
-	say "building python3.11 $built, not the installed $version (its source is not in the archive)"
-tree=$work/python3.11-$(key_of "$built")
+	say "building $py $built, not the installed $version (its source is not in the archive)"
+tree=$work/$py-$(key_of "$built")
 b=$tree/src/build-static
 
 # --- unpack, configure and build as debian/rules' static build does --------
 if [ ! -f "$tree/built" ]; then
 	start=$(date +%s)
-	say "building libpython3.11.a from python3.11 $built ($pgo training) in $tree"
+	say "building lib$py.a from $py $built ($pgo training) in $tree"
 	rm -rf "$tree"
 	mkdir -p "$tree"
-	debsrc_unpack "$work/src/python3.11_${built#*:}.dsc" "$tree/src" "$tree/log" ||
+	debsrc_unpack "$work/src/${py}_${built#*:}.dsc" "$tree/src" "$tree/log" ||
 		die "dpkg-source -x failed, see $tree/log"
 	# debian/rules' stamp-patch: Debian's patches change configure.ac.
 	(cd "$tree/src" && rm -rf autom4te.cache configure && autoconf) >>"$tree/log" 2>&1 ||
@@ -164,26 +172,54 @@ if [ ! -f "$tree/built" ]; then
 	ldflags=$(cd "$tree/src" && dpkg-buildflags --get LDFLAGS)
 	lto="-g -fwrapv -O3 -flto -fuse-linker-plugin -ffat-lto-objects"
 	# As dpkg-buildpackage does: the build date in sys.version is the
-	# changelog's, python3.11's own when this is the installed version.
+	# changelog's, python3.X's own when this is the installed version.
 	SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$tree/src/debian/changelog" -STimestamp)
 	export SOURCE_DATE_EPOCH
 	host=$(dpkg-architecture -qDEB_HOST_GNU_TYPE)
 	multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 	export CC="$host-gcc" CXX="$host-g++"
 	mkdir -p "$b"
-	(cd "$b" && AR="$host-gcc-ar" RANLIB="$host-gcc-ranlib" CFLAGS="$cflags" \
-		CPPFLAGS="$cppflags" LDFLAGS="$ldflags $lto" \
-		../configure --prefix=/usr --libdir="/usr/lib/$multiarch" \
-		--enable-ipv6 --enable-loadable-sqlite-extensions \
-		--with-dbmliborder=bdb:gdbm --with-computed-gotos \
-		--without-ensurepip --with-system-expat --with-dtrace \
-		--with-ssl-default-suites=openssl \
-		--with-wheel-pkg-dir=/usr/share/python-wheels/ \
-		--with-system-ffi MKDIR_P="/bin/mkdir -p") >>"$tree/log" 2>&1 ||
-		die "configure failed, see $tree/log"
+	case $py in
+	python3.11)
+		(cd "$b" && AR="$host-gcc-ar" RANLIB="$host-gcc-ranlib" CFLAGS="$cflags" \
+			CPPFLAGS="$cppflags" LDFLAGS="$ldflags $lto" \
+			../configure --prefix=/usr --libdir="/usr/lib/$multiarch" \
+			--enable-ipv6 --enable-loadable-sqlite-extensions \
+			--with-dbmliborder=bdb:gdbm --with-computed-gotos \
+			--without-ensurepip --with-system-expat --with-dtrace \
+			--with-ssl-default-suites=openssl \
+			--with-wheel-pkg-dir=/usr/share/python-wheels/ \
+			--with-system-ffi MKDIR_P="/bin/mkdir -p") >>"$tree/log" 2>&1 ||
+			die "configure failed, see $tree/log"
+		;;
+	*)
+		# python3.13's debian/rules gives its static build's flags in
+		# CFLAGS_NODIST and LDFLAGS_NODIST (the same flags as above,
+		# the link's LTO_CFLAGS included), and its configure no
+		# --with-system-ffi (gone from CPython) but
+		# --with-system-libmpdec=no: read from debian/rules itself, as
+		# its make evaluates them, one a line.
+		# shellcheck disable=SC2016 # make expands them, not the shell
+		(cd "$tree/src" && make -s -f debian/rules --eval 'trustedfor-print: ; @:$(info $(DPKG_PIE_CPPFLAGS) $(OPT_PIE_CFLAGS))$(info $(DPKG_PIE_LDFLAGS) $(LTO_CFLAGS))$(info $(common_configure_args))' \
+			trustedfor-print) >"$tree/rules-flags" 2>>"$tree/log" ||
+			die "cannot read debian/rules' flags, see $tree/log"
+		{ read -r cflags && read -r ldflags && read -r args; } <"$tree/rules-flags" ||
+			die "debian/rules gave too few flags, see $tree/rules-flags"
+		case "$cflags $ldflags" in
+		*-ffat-lto-objects*-ffat-lto-objects*) ;;
+		*) die "debian/rules' flags lack -ffat-lto-objects, see $tree/rules-flags" ;;
+		esac
+		[ -n "$args" ] || die "debian/rules gave no configure options"
+		# (eval: debian/rules quotes one of its options)
+		(cd "$b" && export AR="$host-gcc-ar" RANLIB="$host-gcc-ranlib" \
+			CFLAGS_NODIST="$cflags" LDFLAGS_NODIST="$ldflags" &&
+			eval "../configure $args") >>"$tree/log" 2>&1 ||
+			die "configure failed, see $tree/log"
+		;;
+	esac
 
 	# debian/rules' __post_configure: the extension modules that
-	# python3.11-minimal lists as "extension" are built into the
+	# python3.X-minimal lists as "extension" are built into the
 	# interpreter (Modules/Setup.local), the builtin table regenerated.
 	names=$(awk -v ORS='|' '$2 ~ /^extension$/ {print $1}' \
 		"$tree/src/debian/PVER-minimal.README.Debian.in")
@@ -223,29 +259,38 @@ if [ ! -f "$tree/built" ]; then
 			CONFIGURE_LDFLAGS="$ldflags $lto" PROFILE_TASK="$task" "$@") \
 			>>"$tree/log" 2>&1
 	}
-	m profile-gen-stamp || die "the instrumented build failed, see $tree/log"
-	# (Debian's task runs one test per process and stops at a failure;
-	# build/pynexttest says where to go on.)
-	until m run_profile_task; do
-		say "a test of the training task failed (see $tree/log); its profile counts"
-		if [ "$pgo" != debian ] || [ ! -f "$b/build/pynexttest" ]; then
-			break
-		fi
-	done
-	{ m build_all_merge_profile && m clean-retain-profile; } ||
-		die "cannot keep the profile, see $tree/log"
-	touch "$b/profile-run-stamp"
-	m profile-opt || die "the profile-guided build failed, see $tree/log"
-	[ -r "$b/libpython3.11.a" ] || die "no libpython3.11.a in $b"
+	if [ "$py" != python3.11 ]; then
+		# 3.13's Makefile does as much itself (Debian's patch runs the
+		# task on from build/pynexttest, and its status is ignored),
+		# with the flags configure was given: debian/rules' target.
+		(cd "$b" && make -j"$jobs" PROFILE_TASK="$task" profile-opt) \
+			>>"$tree/log" 2>&1 ||
+			die "the profile-guided build failed, see $tree/log"
+	else
+		m profile-gen-stamp || die "the instrumented build failed, see $tree/log"
+		# (Debian's task runs one test per process and stops at a failure;
+		# build/pynexttest says where to go on.)
+		until m run_profile_task; do
+			say "a test of the training task failed (see $tree/log); its profile counts"
+			if [ "$pgo" != debian ] || [ ! -f "$b/build/pynexttest" ]; then
+				break
+			fi
+		done
+		{ m build_all_merge_profile && m clean-retain-profile; } ||
+			die "cannot keep the profile, see $tree/log"
+		touch "$b/profile-run-stamp"
+		m profile-opt || die "the profile-guided build failed, see $tree/log"
+	fi
+	[ -r "$b/lib$py.a" ] || die "no lib$py.a in $b"
 	# The archive must carry the bytecode, or linking with -flto is moot.
-	readelf -S "$b/libpython3.11.a" 2>/dev/null | grep -q '\.gnu\.lto_' ||
-		die "$b/libpython3.11.a has no LTO bytecode"
+	readelf -S "$b/lib$py.a" 2>/dev/null | grep -q '\.gnu\.lto_' ||
+		die "$b/lib$py.a has no LTO bytecode"
 	echo "$(($(date +%s) - start))" >"$tree/seconds"
 	touch "$tree/built"
-	say "built in $(cat "$tree/seconds")s: $b/libpython3.11.a"
+	say "built in $(cat "$tree/seconds")s: $b/lib$py.a"
 fi
 # Trees of other keys go after two idle days.
 touch "$tree/built"
-find "$work" -maxdepth 1 -name 'python3.11-*' ! -name "${tree##*/}" -mtime +2 \
+find "$work" -maxdepth 1 -name "$py-*" ! -name "${tree##*/}" -mtime +2 \
 	-exec rm -rf {} + 2>/dev/null || :
 echo "$b"

@@ -73,6 +73,15 @@ static void print_bad_file(const char *problem)
 	       problem, who, who);
 }
 
+/* Whether this process is in a user namespace, or cannot tell. */
+static bool in_user_namespace(void)
+{
+	struct tf_uid_map m;
+	char why[TRUSTED_FOR_MESSAGE_MAX];
+
+	return tf_uid_map_read(&m, why, sizeof(why)) < 0 || !tf_uid_map_is_identity(&m);
+}
+
 /*
  * Without the exec securebits, pam_trustedfor holds a session to what the
  * policy file enforces for every user, or refuses it (pam_trustedfor(8)):
@@ -85,8 +94,10 @@ static void print_pam_without_bits(const struct trusted_for_config *p)
 	char who[320], refused[128] = "";
 
 	/* A bad file may well say enforce = file: the fix is to mend it, not
-	 * to add what it says already. */
-	if (!has && p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED) {
+	 * to add what it says already.  (In a user namespace the file fails
+	 * closed for being seen from there, not for what it says; the module
+	 * reads it from the initial one.) */
+	if (!has && p->file_state == TRUSTED_FOR_FILE_FAIL_CLOSED && !in_user_namespace()) {
 		spared_who(who, sizeof(who));
 		printf("pam_trustedfor: refuses every session whose line asks restrict_file or "
 		       "deny_interactive (%s are let in unenforced): this kernel has no exec "

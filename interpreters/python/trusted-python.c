@@ -50,7 +50,7 @@
  * same is seen here through two audit events raised while no Python frame
  * runs: "exec" of top-level code starts afresh, and "sys.excepthook" with
  * a KeyboardInterrupt that has a traceback (it came out of code, not out
- * of the REPL's prompt) sets it.  run_module() sets it itself.  Only the
+ * of the REPL's prompt) sets it.  call_top_level() sets it itself.  Only the
  * main interpreter's: a subinterpreter's code runs with no frame under it
  * too.
  */
@@ -303,9 +303,24 @@ static void exit_if_runpy_refused(void)
 	PyErr_Restore(type, value, tb);
 }
 
+/*
+ * Top-level code (a module run as __main__, the console): whether it ended
+ * in an uncaught KeyboardInterrupt, for unhandled_interrupt.
+ */
+static PyObject *call_top_level(PyObject *f, PyObject *args, PyObject *kwargs)
+{
+	PyObject *result;
+
+	unhandled_interrupt = 0;
+	result = PyObject_Call(f, args, kwargs);
+	if (!result && PyErr_Occurred() == PyExc_KeyboardInterrupt)
+		unhandled_interrupt = 1;
+	return result;
+}
+
 static int run_module(const wchar_t *modname, int set_argv0)
 {
-	PyObject *runpy, *runmodule = NULL, *module = NULL, *result = NULL;
+	PyObject *runpy, *runmodule = NULL, *module = NULL, *args = NULL, *result = NULL;
 
 	if (PySys_Audit("cpython.run_module", "u", modname) < 0)
 		return exit_err_print();
@@ -316,16 +331,15 @@ static int run_module(const wchar_t *modname, int set_argv0)
 	}
 	runmodule = PyObject_GetAttrString(runpy, "_run_module_as_main");
 	module = PyUnicode_FromWideChar(modname, -1);
-	if (runmodule && module) {
-		unhandled_interrupt = 0;
-		result = PyObject_CallFunctionObjArgs(
-			runmodule, module, set_argv0 ? Py_True : Py_False, NULL);
-		if (!result && PyErr_Occurred() == PyExc_KeyboardInterrupt)
-			unhandled_interrupt = 1;
-	}
+	args = runmodule && module ?
+		       PyTuple_Pack(2, module, set_argv0 ? Py_True : Py_False) :
+		       NULL;
+	if (args)
+		result = call_top_level(runmodule, args, NULL);
 	Py_DECREF(runpy);
 	Py_XDECREF(runmodule);
 	Py_XDECREF(module);
+	Py_XDECREF(args);
 	if (!result) {
 		exit_if_runpy_refused();
 		return exit_err_print();
@@ -772,12 +786,8 @@ static int run_pyrepl_after_code(void)
 		args = PyTuple_New(0);
 		kwargs = Py_BuildValue("{s:O}", "pythonstartup", Py_True);
 	}
-	if (args && kwargs) {
-		unhandled_interrupt = 0;
-		result = PyObject_Call(console, args, kwargs);
-		if (!result && PyErr_Occurred() == PyExc_KeyboardInterrupt)
-			unhandled_interrupt = 1;
-	}
+	if (args && kwargs)
+		result = call_top_level(console, args, kwargs);
 	Py_XDECREF(console);
 	Py_XDECREF(args);
 	Py_XDECREF(kwargs);
